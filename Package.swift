@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Lucid: a dream-journal server. The arrows point one way:
+/// LucidModel ← LucidStore, LucidHTTP (independent of each other) ← LucidAPI ← lucid.
+let package = Package(
+    name: "Lucid",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LucidModel", targets: ["LucidModel"]),
+        .library(name: "LucidStore", targets: ["LucidStore"]),
+    ],
+    targets: [
+        // C libraries, each wrapped by exactly one Swift module.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+
+        // The domain: values, pure reducers, diffs. Imports nothing of ours.
+        .target(name: "LucidModel"),
+
+        // SQLite persistence of versioned journals.
+        .target(
+            name: "LucidStore",
+            dependencies: ["LucidModel", "CSQLite"],
+            plugins: ["EmbedMigrations"]
+        ),
+
+        // Build-time embedding of the top-level migrations/ folder, so the binary
+        // never needs the source tree at run time.
+        .executableTarget(name: "MigrationEmbedder"),
+        .plugin(
+            name: "EmbedMigrations",
+            capability: .buildTool(),
+            dependencies: ["MigrationEmbedder"]
+        ),
+
+        .executableTarget(
+            name: "lucid-bench-store",
+            dependencies: ["LucidModel", "LucidStore"],
+            path: "Sources/BenchStore"
+        ),
+
+        // Seeded random journals for the property tests and the benchmark.
+        .target(name: "LucidTestSupport", dependencies: ["LucidModel"], path: "Tests/LucidTestSupport"),
+        .testTarget(name: "LucidModelTests", dependencies: ["LucidModel", "LucidTestSupport"]),
+        .testTarget(
+            name: "LucidStoreTests",
+            dependencies: ["LucidModel", "LucidStore", "LucidTestSupport"],
+            exclude: ["schema.golden.sql"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

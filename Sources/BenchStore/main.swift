@@ -1,0 +1,103 @@
+import Foundation
+import LucidModel
+import LucidStore
+
+// The journal store's structure-sharing benchmark: what one one-dream edit costs in a
+// journal of 10 dreams and in one of 10,000, in bytes added to the database and in time.
+// Both journals live in one database and their edits interleave, so the two latencies
+// share whatever noise the machine has and their ratio is fair.
+//
+// Usage: lucid-bench-store [EDITS]   (default 300)
+
+let edits = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 300
+let folder = FileManager.default.temporaryDirectory.appending(path: "lucid-bench-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: folder) }
+let store = try JournalStore(path: folder.appending(path: "bench.sqlite").path)
+
+var clock = Timestamp(millisecondsSince1970: 1_790_000_000_000)
+@MainActor func tick() -> Timestamp {
+    clock = Timestamp(millisecondsSince1970: clock.millisecondsSince1970 + 1)
+    return clock
+}
+
+@MainActor func dream(_ number: Int) -> Dream {
+    Dream(
+        id: UUID(), description: "Dream \(number): flying over a violet sea with a lantern, the tide singing.",
+        creature: .unicorn(.pink), effects: [.magic, .fireflies], numberOfCreatures: 1 + number % 99,
+        createdAt: tick())
+}
+
+/// A journal with `count` dreams, added in batches of at most 1,000 actions.
+@MainActor func seed(_ count: Int) throws -> (user: UUID, ids: [UUID]) {
+    let user = UUID()
+    var ids: [UUID] = []
+    for start in stride(from: 0, to: count, by: 1000) {
+        let dreams = (start..<min(count, start + 1000)).map(dream)
+        ids += dreams.map(\.id)
+        _ = try store.apply(dreams.map { .addDream($0) }, to: user, at: tick())
+    }
+    return (user, ids)
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+func format(_ seconds: Double) -> String { String(format: "%.1f µs", seconds * 1e6) }
+
+let clockSource = ContinuousClock()
+let seedStart = clockSource.now
+let small = try seed(10)
+let big = try seed(10_000)
+print("seeded journals of 10 and 10,000 dreams in \(seconds(clockSource.now - seedStart)) s")
+
+// Cold load of the big journal: a second store on the same file has nothing cached.
+let coldStore = try JournalStore(path: folder.appending(path: "bench.sqlite").path)
+let coldStart = clockSource.now
+_ = try coldStore.head(of: big.user)
+print("cold load of the 10,000-dream head: \(format(seconds(clockSource.now - coldStart)))")
+
+/// Edits one dream's description `edits` times in each journal, interleaved.
+@MainActor func measure(_ label: String, _ operation: @MainActor (UUID, UUID, Int) throws -> Void) throws -> (Double, Double) {
+    var smallTimes: [Double] = [], bigTimes: [Double] = []
+    for round in 0..<edits {
+        for (journal, isBig) in [(small, false), (big, true)] {
+            let id = journal.ids[(round * 7919) % journal.ids.count]
+            let start = clockSource.now
+            try operation(journal.user, id, round)
+            let elapsed = seconds(clockSource.now - start)
+            if isBig { bigTimes.append(elapsed) } else { smallTimes.append(elapsed) }
+        }
+    }
+    let (smallMedian, bigMedian) = (median(smallTimes), median(bigTimes))
+    print("\(label): median \(format(smallMedian)) at 10 dreams, \(format(bigMedian)) at 10,000; "
+        + "ratio \(String(format: "%.2f", bigMedian / smallMedian))")
+    return (smallMedian, bigMedian)
+}
+
+var editCount = 0
+let edit: @MainActor (UUID, UUID, Int) throws -> Void = { user, id, _ in
+    editCount += 1
+    let changes = DreamChanges(description: "Edit \(editCount): a lantern on the stairs.")
+    _ = try store.apply([.updateDream(id: id, changes: changes, at: tick())], to: user, at: tick())
+}
+
+// Bytes: edits to the big journal alone, with the log folded into the file before and after.
+let before = try store.databaseBytes()
+for round in 0..<edits {
+    try edit(big.user, big.ids[(round * 7919) % big.ids.count], round)
+}
+let after = try store.databaseBytes()
+let bytesPerEdit = Double(after - before) / Double(edits)
+print(String(format: "bytes per one-dream edit at 10,000 dreams: %.0f (%d edits, database %d → %d bytes)",
+             bytesPerEdit, edits, before, after))
+
+let (_, _) = try measure("one-dream edit", edit)
+let (_, _) = try measure("undo", { user, _, _ in _ = try store.undo(of: user, at: tick()) })
+let (_, _) = try measure("move to the front", { user, _, round in
+    // The last dream moves to the front, so every move is a real change.
+    let last = try store.head(of: user).model.dreams.last!.id
+    _ = try store.apply([.moveDream(id: last, toIndex: 0)], to: user, at: tick())
+})

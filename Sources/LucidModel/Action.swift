@@ -1,0 +1,72 @@
+import Foundation
+
+/// Something a user asked to do to their journal. Ids and times are already in it
+/// (the handler makes them), so reducing an action depends on nothing but its value.
+public enum Action: Hashable, Sendable {
+    /// Inserts `dream` at `index` (at the end when `nil`).
+    case addDream(Dream, index: Int? = nil)
+    /// Replaces the fields `changes` sets; `at` becomes `updatedAt` if anything changed.
+    case updateDream(id: UUID, changes: DreamChanges, at: Timestamp)
+    /// Removes the dream.
+    case deleteDream(id: UUID)
+    /// Moves the dream so that it ends up at `toIndex`.
+    case moveDream(id: UUID, toIndex: Int)
+    /// Makes `creature` the journal's favorite.
+    case setFavoriteCreature(Creature)
+
+    /// The `type` of the JSON form.
+    public var type: String {
+        switch self {
+        case .addDream: "addDream"
+        case .updateDream: "updateDream"
+        case .deleteDream: "deleteDream"
+        case .moveDream: "moveDream"
+        case .setFavoriteCreature: "setFavoriteCreature"
+        }
+    }
+}
+
+/// The editable fields of a dream, each optional: `nil` leaves the field as it is.
+public struct DreamChanges: Hashable, Sendable, Codable {
+    public var description: String?
+    public var creature: Creature?
+    public var effects: Set<Effect>?
+    public var numberOfCreatures: Int?
+    public var dreamtOn: Day?
+
+    /// Changes to the fields given; the rest stay as they are.
+    public init(
+        description: String? = nil, creature: Creature? = nil, effects: Set<Effect>? = nil,
+        numberOfCreatures: Int? = nil, dreamtOn: Day? = nil
+    ) {
+        self.description = description
+        self.creature = creature
+        self.effects = effects
+        self.numberOfCreatures = numberOfCreatures
+        self.dreamtOn = dreamtOn
+    }
+
+    /// `dream` with these changes made, `updatedAt` untouched.
+    public func applied(to dream: Dream) -> Dream {
+        var changed = dream
+        if let description { changed.description = description }
+        if let creature { changed.creature = creature }
+        if let effects { changed.effects = effects }
+        if let numberOfCreatures { changed.numberOfCreatures = numberOfCreatures }
+        if let dreamtOn { changed.dreamtOn = dreamtOn }
+        return changed
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case description, creature, effects, numberOfCreatures, dreamtOn
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(creature, forKey: .creature)
+        try container.encodeIfPresent(effects?.inDeclarationOrder, forKey: .effects)
+        try container.encodeIfPresent(numberOfCreatures, forKey: .numberOfCreatures)
+        try container.encodeIfPresent(dreamtOn, forKey: .dreamtOn)
+    }
+}

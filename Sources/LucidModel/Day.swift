@@ -1,0 +1,60 @@
+/// A calendar day, `YYYY-MM-DD`, with no time zone: the day a dream was dreamt.
+public struct Day: Hashable, Comparable, Sendable {
+    /// Days since 1970-01-01.
+    public let daysSince1970: Int
+
+    /// A day by its number of days since 1970-01-01.
+    public init(daysSince1970: Int) { self.daysSince1970 = daysSince1970 }
+
+    /// A day by its date; `nil` if there is no such date (2026-02-30) or the year is outside 0001–9999.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              (1...CivilCalendar.daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
+        daysSince1970 = CivilCalendar.days(year: year, month: month, day: day)
+    }
+
+    /// Parses exactly `YYYY-MM-DD`; `nil` for anything else.
+    public init?(_ text: String) {
+        let utf8 = Substring(text).utf8
+        guard utf8.count == 10, utf8[utf8.index(utf8.startIndex, offsetBy: 4)] == UInt8(ascii: "-"),
+              utf8[utf8.index(utf8.startIndex, offsetBy: 7)] == UInt8(ascii: "-"),
+              let year = utf8.decimal(at: 0, width: 4), let month = utf8.decimal(at: 5, width: 2),
+              let day = utf8.decimal(at: 8, width: 2)
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The UTC day that contains `timestamp`.
+    public init(containing timestamp: Timestamp) {
+        let ms = timestamp.millisecondsSince1970
+        daysSince1970 = Int((ms >= 0 ? ms : ms - 86_399_999) / 86_400_000)
+    }
+
+    /// `YYYY-MM-DD`.
+    public var iso8601: String {
+        let (year, month, day) = CivilCalendar.date(days: daysSince1970)
+        return "\(zeroPadded(year, width: 4))-\(zeroPadded(month, width: 2))-\(zeroPadded(day, width: 2))"
+    }
+
+    public static func < (lhs: Day, rhs: Day) -> Bool { lhs.daysSince1970 < rhs.daysSince1970 }
+}
+
+extension Day: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let day = Day(try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a date YYYY-MM-DD")
+        }
+        self = day
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(iso8601)
+    }
+}
+
+extension Day: CustomStringConvertible {
+    public var description: String { iso8601 }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// One dream in a journal. A value: editing a copy never changes the original.
+public struct Dream: Identifiable, Hashable, Sendable {
+    /// Stable identity; a client may make it, so an app can create dreams offline.
+    public var id: UUID
+    /// What happened, 1 to `Dream.descriptionLimit` characters, not only white space.
+    public var description: String
+    public var creature: Creature
+    public var effects: Set<Effect>
+    /// How many creatures appeared, within `Dream.creatureRange`.
+    public var numberOfCreatures: Int
+    /// The day it was dreamt.
+    public var dreamtOn: Day
+    public var createdAt: Timestamp
+    public var updatedAt: Timestamp
+
+    /// The longest description, in characters.
+    public static let descriptionLimit = 10_000
+    /// How many creatures a dream may hold.
+    public static let creatureRange = 1...99
+
+    /// A dream as the handler makes it: `numberOfCreatures` defaults to 1, and `dreamtOn`
+    /// to the UTC day of `createdAt`, which is also its first `updatedAt`.
+    public init(
+        id: UUID, description: String, creature: Creature, effects: Set<Effect> = [],
+        numberOfCreatures: Int = 1, dreamtOn: Day? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil
+    ) {
+        self.id = id
+        self.description = description
+        self.creature = creature
+        self.effects = effects
+        self.numberOfCreatures = numberOfCreatures
+        self.dreamtOn = dreamtOn ?? Day(containing: createdAt)
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt ?? createdAt
+    }
+}
+
+extension Dream: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, description, creature, effects, numberOfCreatures, dreamtOn, createdAt, updatedAt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UUID.self, forKey: .id)
+        description = try container.decode(String.self, forKey: .description)
+        creature = try container.decode(Creature.self, forKey: .creature)
+        effects = Set(try container.decode([Effect].self, forKey: .effects))
+        numberOfCreatures = try container.decode(Int.self, forKey: .numberOfCreatures)
+        dreamtOn = try container.decode(Day.self, forKey: .dreamtOn)
+        createdAt = try container.decode(Timestamp.self, forKey: .createdAt)
+        updatedAt = try container.decode(Timestamp.self, forKey: .updatedAt)
+    }
+
+    /// Encodes the effects sorted in declaration order, so equal dreams encode equally.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(description, forKey: .description)
+        try container.encode(creature, forKey: .creature)
+        try container.encode(effects.inDeclarationOrder, forKey: .effects)
+        try container.encode(numberOfCreatures, forKey: .numberOfCreatures)
+        try container.encode(dreamtOn, forKey: .dreamtOn)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}

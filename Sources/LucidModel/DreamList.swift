@@ -1,0 +1,208 @@
+import Foundation
+
+/// The dreams of a model in order: an array-like collection kept in chunks that copies
+/// share. Changing one dream of a 10,000-dream journal copies one chunk and the list of
+/// chunk references, not every dream, and two versions of a journal can be compared by
+/// skipping the chunks they share: the in-memory side of "versions share structure".
+public struct DreamList: Sendable {
+    /// An immutable run of dreams; a change makes a new chunk, so sharing one is always safe.
+    fileprivate final class Chunk: Sendable {
+        let dreams: [Dream]
+        init(_ dreams: [Dream]) { self.dreams = dreams }
+    }
+
+    /// The most dreams a chunk holds; a replacement that grows one past this splits it.
+    private static let capacity = 64
+
+    private var chunks: [Chunk] = []
+    /// `ends[i]` is the number of dreams in chunks `0...i`. No chunk is empty.
+    private var ends: [Int] = []
+
+    /// An empty list.
+    public init() {}
+
+    /// The dreams of `dreams`, in order.
+    public init(_ dreams: [Dream]) {
+        append(contentsOf: dreams)
+    }
+
+    /// The chunk holding `position`, and where that chunk starts.
+    private func locate(_ position: Int) -> (chunk: Int, start: Int) {
+        var low = 0, high = ends.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle] > position { high = middle } else { low = middle + 1 }
+        }
+        return (low, low == 0 ? 0 : ends[low - 1])
+    }
+
+    /// Rebuilds the chunks `range` from `dreams`, split into chunks of at most `capacity`.
+    private mutating func replaceChunks(_ range: Range<Int>, with dreams: [Dream]) {
+        let pieces = Swift.max(1, (dreams.count + Self.capacity - 1) / Self.capacity)
+        let size = dreams.isEmpty ? 0 : (dreams.count + pieces - 1) / pieces
+        let replacement = dreams.isEmpty
+            ? []
+            : stride(from: 0, to: dreams.count, by: size).map { Chunk(Array(dreams[$0..<Swift.min($0 + size, dreams.count)])) }
+        chunks.replaceSubrange(range, with: replacement)
+        var total = range.lowerBound == 0 ? 0 : ends[range.lowerBound - 1]
+        ends.removeSubrange(range.lowerBound...)
+        for chunk in chunks[range.lowerBound...] {
+            total += chunk.dreams.count
+            ends.append(total)
+        }
+    }
+
+    /// The position of the dream with `id`: a scan of the chunks, with no search per element.
+    public func index(ofDream id: UUID) -> Int? {
+        var start = 0
+        for chunk in chunks {
+            if let offset = chunk.dreams.firstIndex(where: { $0.id == id }) { return start + offset }
+            start += chunk.dreams.count
+        }
+        return nil
+    }
+
+    /// Removes the dreams that match, rebuilding only the chunks that held one.
+    public mutating func removeAll(where shouldBeRemoved: (Dream) throws -> Bool) rethrows {
+        var rebuilt: [Chunk] = []
+        var changed = false
+        for chunk in chunks {
+            let kept = try chunk.dreams.filter { try !shouldBeRemoved($0) }
+            if kept.count == chunk.dreams.count {
+                rebuilt.append(chunk)
+            } else {
+                changed = true
+                if !kept.isEmpty { rebuilt.append(Chunk(kept)) }
+            }
+        }
+        guard changed else { return }
+        chunks = rebuilt
+        var total = 0
+        ends = chunks.map { chunk in
+            total += chunk.dreams.count
+            return total
+        }
+    }
+
+    /// How many leading dreams `a` and `b` have equal, skipping the chunks they share.
+    public static func commonPrefix(_ a: DreamList, _ b: DreamList) -> Int {
+        var shared = 0
+        while shared < Swift.min(a.chunks.count, b.chunks.count), a.chunks[shared] === b.chunks[shared] { shared += 1 }
+        var count = shared == 0 ? 0 : a.ends[shared - 1]
+        while count < Swift.min(a.count, b.count), a[count] == b[count] { count += 1 }
+        return count
+    }
+
+    /// How many trailing dreams `a` and `b` have equal, skipping the chunks they share.
+    public static func commonSuffix(_ a: DreamList, _ b: DreamList) -> Int {
+        var shared = 0
+        while shared < Swift.min(a.chunks.count, b.chunks.count),
+              a.chunks[a.chunks.count - 1 - shared] === b.chunks[b.chunks.count - 1 - shared] {
+            shared += 1
+        }
+        var count = a.chunks.suffix(shared).reduce(0) { $0 + $1.dreams.count }
+        while count < Swift.min(a.count, b.count), a[a.count - 1 - count] == b[b.count - 1 - count] { count += 1 }
+        return count
+    }
+}
+
+extension DreamList: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { ends.last ?? 0 }
+
+    public subscript(position: Int) -> Dream {
+        get {
+            precondition(position >= 0 && position < endIndex, "DreamList index out of range")
+            let (chunk, start) = locate(position)
+            return chunks[chunk].dreams[position - start]
+        }
+        set {
+            precondition(position >= 0 && position < endIndex, "DreamList index out of range")
+            let (chunk, start) = locate(position)
+            var dreams = chunks[chunk].dreams
+            dreams[position - start] = newValue
+            chunks[chunk] = Chunk(dreams)
+        }
+    }
+
+    /// Replaces `subrange` by rebuilding only the chunks it touches.
+    public mutating func replaceSubrange<C: Collection<Dream>>(_ subrange: Range<Int>, with newElements: C) {
+        precondition(subrange.lowerBound >= 0 && subrange.upperBound <= endIndex, "DreamList range out of bounds")
+        guard !chunks.isEmpty else {
+            replaceChunks(0..<0, with: Array(newElements))
+            return
+        }
+        // The chunks from the one holding the start to the one holding the last replaced
+        // dream; an insertion at the very end goes into the last chunk.
+        let first = locate(Swift.min(subrange.lowerBound, endIndex - 1))
+        let last = subrange.isEmpty ? first.chunk : locate(subrange.upperBound - 1).chunk
+        var dreams = chunks[first.chunk...last].flatMap(\.dreams)
+        dreams.replaceSubrange(
+            (subrange.lowerBound - first.start)..<(subrange.upperBound - first.start), with: newElements)
+        replaceChunks(first.chunk..<(last + 1), with: dreams)
+    }
+
+    /// Appends by filling new chunks directly, rather than one replacement per dream.
+    public mutating func append<S: Sequence<Dream>>(contentsOf newElements: S) {
+        var dreams = Array(newElements)
+        guard !dreams.isEmpty else { return }
+        if let tail = chunks.last, tail.dreams.count < Self.capacity {
+            dreams = tail.dreams + dreams
+            replaceChunks((chunks.count - 1)..<chunks.count, with: dreams)
+        } else {
+            replaceChunks(chunks.count..<chunks.count, with: dreams)
+        }
+    }
+
+    /// Walks chunk by chunk, without a search per element.
+    public struct Iterator: IteratorProtocol {
+        fileprivate let chunks: [Chunk]
+        fileprivate var chunk = 0
+        fileprivate var offset = 0
+
+        public mutating func next() -> Dream? {
+            while chunk < chunks.count {
+                if offset < chunks[chunk].dreams.count {
+                    defer { offset += 1 }
+                    return chunks[chunk].dreams[offset]
+                }
+                (chunk, offset) = (chunk + 1, 0)
+            }
+            return nil
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(chunks: chunks) }
+}
+
+extension DreamList: ExpressibleByArrayLiteral {
+    public init(arrayLiteral dreams: Dream...) { self.init(dreams) }
+}
+
+extension DreamList: Hashable {
+    /// Equal when the dreams are equal in order, whatever the chunking; shared chunks are skipped.
+    public static func == (lhs: DreamList, rhs: DreamList) -> Bool {
+        lhs.count == rhs.count && commonPrefix(lhs, rhs) == lhs.count
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for dream in self { hasher.combine(dream) }
+    }
+}
+
+extension DreamList: Codable {
+    /// Decodes a JSON array of dreams.
+    public init(from decoder: any Decoder) throws {
+        self.init(try [Dream](from: decoder))
+    }
+
+    /// Encodes a JSON array of dreams.
+    public func encode(to encoder: any Encoder) throws {
+        try Array(self).encode(to: encoder)
+    }
+}
+
+extension DreamList: CustomStringConvertible {
+    public var description: String { Array(self).description }
+}

@@ -1,0 +1,72 @@
+import CSQLite
+
+/// One SQLite connection. Not thread-safe by itself: its owner serializes access
+/// (`JournalStore` keeps each connection behind a `Mutex`).
+final class Connection {
+    /// The sqlite3 handle; owned, closed in `deinit`.
+    private let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (creating if needed) the database at `path` in WAL mode with full syncs,
+    /// so a committed transaction is on disk before `commit` returns.
+    init(path: String) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard let handle else { throw SQLiteError(code: SQLITE_NOMEM, message: "out of memory opening \(path)") }
+        guard code == SQLITE_OK else {
+            let error = SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        sqlite3_busy_timeout(handle, 5_000)
+        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+    }
+
+    deinit {
+        // Statements must be finalized before the connection can close.
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// The error SQLite reports for the last call on this connection, read at once.
+    func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(SQLiteError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// A prepared statement for `sql`, kept for reuse; reset and with no bindings.
+    func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        var raw: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard code == SQLITE_OK, let raw else { throw error(code) }
+        let statement = Statement(raw, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` in an immediate transaction: committed if it returns, rolled back if it
+    /// throws or if the commit fails, so a failure leaves the database as it was.
+    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // Once COMMIT fails SQLite may already have rolled back; ROLLBACK then errors harmlessly.
+            if sqlite3_get_autocommit(handle) == 0 { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    /// Rows that the last statement changed.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+}

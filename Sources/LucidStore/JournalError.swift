@@ -1,0 +1,17 @@
+import LucidModel
+
+/// Why a journal operation was refused or failed. Nothing changed when one is thrown.
+public enum JournalError: Error, Hashable, Sendable {
+    /// The caller expected the journal at `expected`, but it is at `actual` now.
+    case versionMismatch(expected: Int, actual: Int)
+    /// The reducer refused an action of the batch.
+    case rejected(BatchError)
+    /// Undo with no change left to undo.
+    case nothingToUndo
+    /// Redo with no undone change to reapply.
+    case nothingToRedo
+    /// The journal has no such version (yet).
+    case versionNotFound(Int)
+    /// The database failed; the cached head and the database are as they were.
+    case storage(SQLiteError)
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LucidModel
+
+/// The newest version of a journal as the store keeps it in memory.
+struct JournalHead: Sendable {
+    var version: Int
+    var model: Model
+    var undoTop: Int?
+    var redoTop: Int?
+
+    /// Version 0 of every journal.
+    static let empty = JournalHead(version: 0, model: .empty, undoTop: nil, redoTop: nil)
+
+    var snapshot: Snapshot { Snapshot(version: version, model: model) }
+}
+
+/// The order keys of a journal's live dreams, by dream id. Only the writer reads them,
+/// so they stay out of the published head and are changed in place after a commit.
+struct OrderKeys: Sendable {
+    private var keys: [UUID: String] = [:]
+
+    init(_ records: [DreamRecord]) {
+        keys = Dictionary(records.map { ($0.dream.id, $0.orderKey) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    subscript(id: UUID) -> String? { keys[id] }
+
+    /// The records a change to `model` must write: every dream inserted, updated or moved,
+    /// with its old key, or a new one between its neighbours if it was inserted or moved.
+    func records(for model: Model, diff: ModelDiff) -> [DreamRecord] {
+        let placed = Set(diff.inserted.map(\.index) + diff.moved.map(\.toIndex))
+        var newKeys: [UUID: String] = [:]
+        func key(at index: Int) -> String? {
+            let id = model.dreams[index].id
+            return newKeys[id] ?? keys[id]
+        }
+        for index in placed.sorted() {
+            let lower = index > 0 ? key(at: index - 1) : nil
+            var next = index + 1
+            while placed.contains(next) { next += 1 }
+            let upper = next < model.dreams.count ? key(at: next) : nil
+            newKeys[model.dreams[index].id] = OrderKey.between(lower, upper)
+        }
+        let changed = diff.inserted.map(\.dream) + diff.updated + diff.moved.map { model.dreams[$0.toIndex] }
+        var seen = Set<UUID>()
+        return changed.compactMap { dream in
+            guard seen.insert(dream.id).inserted, let key = newKeys[dream.id] ?? keys[dream.id] else { return nil }
+            return DreamRecord(dream: dream, orderKey: key)
+        }
+    }
+
+    /// The ids whose live revision a change must end: deleted, updated and moved dreams.
+    static func ended(by diff: ModelDiff) -> Set<UUID> {
+        Set(diff.deleted + diff.updated.map(\.id) + diff.moved.map(\.id))
+    }
+
+    /// Records that revisions of `ended` stopped and `records` began.
+    mutating func update(ending ended: Set<UUID>, beginning records: [DreamRecord]) {
+        for id in ended { keys[id] = nil }
+        for record in records { keys[record.dream.id] = record.orderKey }
+    }
+
+    /// `model` after ending the dreams `ended` and bringing back `records` at their keys:
+    /// how undo and redo rebuild an earlier model from the rows of one change.
+    func restoring(_ records: [DreamRecord], ending ended: Set<UUID>, in model: Model, favorite: Creature) -> Model {
+        var dreams = model.dreams
+        for id in ended {
+            if let index = dreams.index(ofDream: id) { dreams.remove(at: index) }
+        }
+        var restored: [UUID: String] = [:]
+        for record in records.sorted(by: { $0.orderKey < $1.orderKey }) {
+            // Binary search for the first dream whose key sorts after the record's.
+            var low = 0, high = dreams.count
+            while low < high {
+                let middle = (low + high) / 2
+                let id = dreams[middle].id
+                if let key = restored[id] ?? keys[id], key < record.orderKey { low = middle + 1 } else { high = middle }
+            }
+            dreams.insert(record.dream, at: low)
+            restored[record.dream.id] = record.orderKey
+        }
+        return Model(favoriteCreature: favorite, dreams: dreams)
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import LucidModel
+import Synchronization
+
+/// Every user's journal, versioned, in one SQLite database.
+///
+/// Writes go through one connection behind a lock (SQLite allows one writer at a time
+/// anyway): read the head, reduce, persist in one transaction, then publish the new head.
+/// The heads of active journals stay in memory, so reading a current model touches no
+/// disk; history and old versions are read through a second connection.
+public final class JournalStore: Sendable {
+    private let writer: Mutex<Writer>
+    private let reader: Mutex<Connection>
+    private let heads = Mutex<[UUID: JournalHead]>([:])
+
+    /// Opens the database at `path` (creating it and its folder if needed) and applies
+    /// any migrations it lacks.
+    public convenience init(path: String) throws(StoreOpeningError) {
+        try self.init(path: path, migrations: Migration.embedded)
+    }
+
+    init(path: String, migrations: [Migration]) throws(StoreOpeningError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .folder(folder.path, error.localizedDescription)
+        }
+        let writer: Connection, reader: Connection
+        do {
+            writer = try Connection(path: path)
+            try Migrator.migrate(writer, to: migrations)
+            reader = try Connection(path: path)
+        } catch let error as SQLiteError {
+            throw .sqlite(error)
+        } catch let error as Migrator.Failure {
+            switch error {
+            case .sqlite(let error): throw .sqlite(error)
+            case .unknownMigration(let name): throw .newerSchema(name)
+            }
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+        self.writer = Mutex(Writer(connection: writer))
+        self.reader = Mutex(reader)
+    }
+
+    // MARK: Reading
+
+    /// The journal's newest version, from memory once the journal has been loaded.
+    public func head(of user: UUID) throws(JournalError) -> Snapshot {
+        if let head = heads.withLock({ $0[user] }) { return head.snapshot }
+        return try write(user) { (head, _, _) throws(JournalError) in head.snapshot }
+    }
+
+    /// The whole model as it was at `version`.
+    public func model(of user: UUID, at version: Int) throws(JournalError) -> Snapshot {
+        let head = try head(of: user)
+        guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
+        if version == head.version { return head }
+        return try read { (tables) throws(SQLiteError) in
+            try tables.reading { () throws(SQLiteError) in
+                let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
+                let dreams = DreamList(try tables.dreams(of: user, at: version).map(\.dream))
+                return Snapshot(version: version, model: Model(favoriteCreature: favorite, dreams: dreams))
+            }
+        }
+    }
+
+    /// Up to `limit` versions older than `before` (all versions when `nil`), newest first.
+    public func history(of user: UUID, before: Int? = nil, limit: Int = 50) throws(JournalError) -> HistoryPage {
+        let head = try write(user) { (head, _, _) throws(JournalError) in head }
+        let rows = try read { (tables) throws(SQLiteError) in
+            try tables.versions(of: user, before: before ?? head.version + 1, limit: limit + 1)
+        }
+        let items = rows.prefix(limit).map { HistoryEntry(version: $0.version, kind: $0.kind, at: $0.at) }
+        return HistoryPage(
+            canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: Array(items),
+            nextBefore: rows.count > limit ? items.last?.version : nil)
+    }
+
+    // MARK: Writing
+
+    /// Applies `actions` as one change: all of them, or none if any is refused. A change
+    /// that leaves the model equal adds no version. `expecting` is the version the caller
+    /// last saw; if the journal has moved on, nothing happens and `.versionMismatch` is thrown.
+    public func apply(
+        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil
+    ) throws(JournalError) -> Commit {
+        try write(user) { (head, keys, tables) throws(JournalError) in
+            try Self.check(expecting, against: head)
+            let model: Model
+            do throws(BatchError) { model = try head.model.reduced(by: actions) } catch { throw .rejected(error) }
+            let diff = ModelDiff(from: head.model, to: model)
+            guard !diff.isEmpty else {
+                return Commit(version: head.version, model: head.model, diff: diff, created: false)
+            }
+            let version = head.version + 1
+            let records = keys.records(for: model, diff: diff)
+            let ended = OrderKeys.ended(by: diff)
+            let row = VersionRow(
+                version: version, kind: .change(actions), at: time, favorite: model.favoriteCreature,
+                entryBelow: head.undoTop, undoTop: version, redoTop: nil)
+            try Self.persist(row, ending: ended, beginning: records, of: user, in: tables)
+            keys.update(ending: ended, beginning: records)
+            head = JournalHead(version: version, model: model, undoTop: version, redoTop: nil)
+            return Commit(version: version, model: model, diff: diff, created: true)
+        }
+    }
+
+    /// Reverts the newest change not yet undone by adding a version whose model equals the
+    /// model before that change. The change goes onto the redo stack.
+    public func undo(of user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
+        try write(user) { (head, keys, tables) throws(JournalError) in
+            try Self.check(expecting, against: head)
+            guard let top = head.undoTop else { throw .nothingToUndo }
+            return try Self.step(.undo, from: &head, keys: &keys, entry: top, of: user, at: time, in: tables)
+        }
+    }
+
+    /// Reapplies the newest undone change by adding a version whose model equals the model
+    /// that change made. The change goes back onto the undo stack.
+    public func redo(of user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
+        try write(user) { (head, keys, tables) throws(JournalError) in
+            try Self.check(expecting, against: head)
+            guard let top = head.redoTop else { throw .nothingToRedo }
+            return try Self.step(.redo, from: &head, keys: &keys, entry: top, of: user, at: time, in: tables)
+        }
+    }
+
+    // MARK: Internals
+
+    private enum Direction { case undo, redo }
+
+    /// Undo or redo of the change behind the stack entry `entry`. Only the rows that change
+    /// touched are read: the revisions it ended hold the model before it, the ones it began
+    /// the model after it, and every other dream is the same in both.
+    private static func step(
+        _ direction: Direction, from head: inout JournalHead, keys: inout OrderKeys, entry: Int, of user: UUID, at time: Timestamp,
+        in tables: JournalTables
+    ) throws(JournalError) -> Commit {
+        let version = head.version + 1
+        let (row, records, ended): (VersionRow, [DreamRecord], Set<UUID>)
+        do throws(SQLiteError) {
+            let change = try tables.stackEntry(entry, of: user)
+            let before = try tables.revisions(of: user, endedBy: change.version)
+            let after = try tables.revisions(of: user, begunBy: change.version)
+            ended = Set((before + after).map(\.dream.id))
+            switch direction {
+            case .undo:
+                let favorite = change.version == 1 ? .default : try tables.favorite(of: user, at: change.version - 1)
+                records = before
+                row = VersionRow(
+                    version: version, kind: .undo(reverts: change.version), at: time, favorite: favorite,
+                    entryBelow: head.redoTop, undoTop: change.below, redoTop: version)
+            case .redo:
+                records = after
+                row = VersionRow(
+                    version: version, kind: .redo(reapplies: change.version), at: time,
+                    favorite: try tables.favorite(of: user, at: change.version),
+                    entryBelow: head.undoTop, undoTop: version, redoTop: change.below)
+            }
+        } catch {
+            throw .storage(error)
+        }
+        let model = keys.restoring(records, ending: ended, in: head.model, favorite: row.favorite)
+        let diff = ModelDiff(from: head.model, to: model)
+        try persist(row, ending: ended, beginning: records, of: user, in: tables)
+        keys.update(ending: ended, beginning: records)
+        head = JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop)
+        return Commit(version: version, model: model, diff: diff, created: true)
+    }
+
+    private static func check(_ expected: Int?, against head: JournalHead) throws(JournalError) {
+        if let expected, expected != head.version {
+            throw .versionMismatch(expected: expected, actual: head.version)
+        }
+    }
+
+    /// Writes one version in one transaction: all of it or, if anything fails, nothing.
+    private static func persist(
+        _ row: VersionRow, ending ended: Set<UUID>, beginning records: [DreamRecord], of user: UUID,
+        in tables: JournalTables
+    ) throws(JournalError) {
+        do {
+            try tables.transaction { () throws(SQLiteError) in
+                for id in ended { try tables.end(id, of: user, at: row.version) }
+                for record in records { try tables.begin(record, of: user, at: row.version) }
+                try tables.insert(row, of: user)
+            }
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Runs `body` with the journal's head and order keys under the write lock, loading
+    /// them if they are not cached. The head `body` leaves is published only if it returns.
+    private func write<T: Sendable>(
+        _ user: UUID, _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> T
+    ) throws(JournalError) -> T {
+        try writer.withLock { (writer) throws(JournalError) -> T in
+            let tables = JournalTables(connection: writer.connection)
+            var head: JournalHead
+            if let cached = heads.withLock({ $0[user] }), writer.keys[user] != nil {
+                head = cached
+            } else {
+                let keys: OrderKeys
+                do throws(SQLiteError) { (head, keys) = try Self.load(user, from: tables) } catch { throw .storage(error) }
+                writer.keys[user] = keys
+                heads.withLock { [head] in $0[user] = head }
+            }
+            let result = try body(&head, &writer.keys[user]!, tables)
+            heads.withLock { [head] in $0[user] = head }
+            return result
+        }
+    }
+
+    private func read<T: Sendable>(_ body: (JournalTables) throws(SQLiteError) -> T) throws(JournalError) -> T {
+        do {
+            return try reader.withLock { (connection) throws(SQLiteError) -> T in
+                try body(JournalTables(connection: connection))
+            }
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    private static func load(
+        _ user: UUID, from tables: JournalTables
+    ) throws(SQLiteError) -> (JournalHead, OrderKeys) {
+        try tables.reading { () throws(SQLiteError) in
+            let version = try tables.headVersion(of: user)
+            guard version > 0, let row = try tables.version(version, of: user) else { return (.empty, OrderKeys([])) }
+            let records = try tables.dreams(of: user, at: version)
+            let model = Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))
+            return (JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop),
+                    OrderKeys(records))
+        }
+    }
+}
+
+/// What only the writer touches: its connection and the order keys of loaded journals.
+private struct Writer {
+    let connection: Connection
+    var keys: [UUID: OrderKeys] = [:]
+}
+
+/// Why a store could not be opened.
+public enum StoreOpeningError: Error, Hashable, Sendable {
+    /// The database's folder could not be created.
+    case folder(String, String)
+    case sqlite(SQLiteError)
+    /// The database was migrated by a newer build: it records a migration this one lacks.
+    case newerSchema(String)
+}
+
+extension JournalStore {
+    /// The size of the database in bytes once the write-ahead log is folded into it:
+    /// what the benchmark reads to tell how much a version costs.
+    public func databaseBytes() throws(JournalError) -> Int {
+        do {
+            return try writer.withLock { (writer) throws(SQLiteError) -> Int in
+                let connection = writer.connection
+                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                let pages = try connection.statement("PRAGMA page_count").query { $0.int(0) }.first ?? 0
+                let size = try connection.statement("PRAGMA page_size").query { $0.int(0) }.first ?? 0
+                return pages * size
+            }
+        } catch {
+            throw .storage(error)
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import LucidModel
+import CSQLite
+
+/// A row of `versions`.
+struct VersionRow: Sendable {
+    var version: Int
+    var kind: HistoryEntry.Kind
+    var at: Timestamp
+    var favorite: Creature
+    var entryBelow: Int?
+    var undoTop: Int?
+    var redoTop: Int?
+
+    /// The change this version's stack entry stands for: itself, or the change it undid or redid.
+    var change: Int {
+        switch kind {
+        case .change: version
+        case .undo(let target), .redo(let target): target
+        }
+    }
+}
+
+/// The journal SQL, over one connection. Every query is scoped by the user.
+struct JournalTables {
+    let connection: Connection
+
+    /// The `until_version` of a revision that is live now.
+    static let live = Int64.max
+
+    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try connection.transaction(body)
+    }
+
+    /// Runs `body` inside one read transaction, so every query sees the same snapshot.
+    func reading<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
+        return try body()
+    }
+
+    func headVersion(of user: UUID) throws(SQLiteError) -> Int {
+        try connection.statement("SELECT coalesce(max(version), 0) FROM versions WHERE user_id = ?")
+            .query(.text(user.uuidString)) { $0.int(0) }.first ?? 0
+    }
+
+    func version(_ version: Int, of user: UUID) throws(SQLiteError) -> VersionRow? {
+        try versions(
+            "WHERE user_id = ? AND version = ?", [.text(user.uuidString), .integer(version)]
+        ).first
+    }
+
+    /// The change behind the stack entry that `version` pushed, and the entry below it.
+    func stackEntry(_ version: Int, of user: UUID) throws(SQLiteError) -> (version: Int, below: Int?) {
+        guard let row = try self.version(version, of: user) else { throw Self.missing(version) }
+        return (row.change, row.entryBelow)
+    }
+
+    /// The favorite creature at `version`, which must exist and be above 0.
+    func favorite(of user: UUID, at version: Int) throws(SQLiteError) -> Creature {
+        guard let row = try self.version(version, of: user) else { throw Self.missing(version) }
+        return row.favorite
+    }
+
+    private static func missing(_ version: Int) -> SQLiteError {
+        SQLiteError(code: SQLITE_CORRUPT, message: "version \(version) is referred to but missing")
+    }
+
+    /// Up to `limit` versions below `before`, newest first.
+    func versions(of user: UUID, before: Int, limit: Int) throws(SQLiteError) -> [VersionRow] {
+        try versions(
+            "WHERE user_id = ? AND version < ? ORDER BY version DESC LIMIT ?",
+            [.text(user.uuidString), .integer(before), .integer(limit)])
+    }
+
+    private func versions(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [VersionRow] {
+        let rows = try connection.statement("""
+            SELECT version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top
+            FROM versions \(clause)
+            """).query(values) { row -> VersionRow? in
+                guard let favorite = Creature(storageName: row.text(5)), let kind = Self.kind(of: row) else { return nil }
+                return VersionRow(
+                    version: row.int(0), kind: kind, at: Timestamp(millisecondsSince1970: row.integer(2)),
+                    favorite: favorite, entryBelow: row.optionalInt(6), undoTop: row.optionalInt(7),
+                    redoTop: row.optionalInt(8))
+            }
+        return try Self.all(rows, from: "versions")
+    }
+
+    private static func kind(of row: Row) -> HistoryEntry.Kind? {
+        switch (row.text(1), row.optionalText(3), row.optionalInt(4)) {
+        case ("change", let json?, nil):
+            (try? JSONDecoder().decode([Action].self, from: Data(json.utf8))).map { .change($0) }
+        case ("undo", nil, let target?): .undo(reverts: target)
+        case ("redo", nil, let target?): .redo(reapplies: target)
+        default: nil
+        }
+    }
+
+    func insert(_ row: VersionRow, of user: UUID) throws(SQLiteError) {
+        let (kind, actions, target): (String, SQLValue, SQLValue)
+        switch row.kind {
+        case .change(let list):
+            let json = (try? JSONEncoder().encode(list)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+            (kind, actions, target) = ("change", .text(json), .null)
+        case .undo(let reverted): (kind, actions, target) = ("undo", .null, .integer(reverted))
+        case .redo(let reapplied): (kind, actions, target) = ("redo", .null, .integer(reapplied))
+        }
+        try connection.statement("""
+            INSERT INTO versions (user_id, version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run(
+                .text(user.uuidString), .integer(row.version), .text(kind), .integer(row.at.millisecondsSince1970),
+                actions, target, .text(row.favorite.storageName), .optional(row.entryBelow),
+                .optional(row.undoTop), .optional(row.redoTop))
+    }
+
+    /// The dreams live at `version`, in order.
+    func dreams(of user: UUID, at version: Int) throws(SQLiteError) -> [DreamRecord] {
+        try records(
+            "WHERE user_id = ? AND from_version <= ? AND until_version > ? ORDER BY order_key",
+            [.text(user.uuidString), .integer(version), .integer(version)])
+    }
+
+    /// The revisions that `version` ended: the dreams it changed or removed, as they were before it.
+    func revisions(of user: UUID, endedBy version: Int) throws(SQLiteError) -> [DreamRecord] {
+        try records("WHERE user_id = ? AND until_version = ?", [.text(user.uuidString), .integer(version)])
+    }
+
+    /// The revisions that `version` began: the dreams it changed or added, as they were after it.
+    func revisions(of user: UUID, begunBy version: Int) throws(SQLiteError) -> [DreamRecord] {
+        try records("WHERE user_id = ? AND from_version = ?", [.text(user.uuidString), .integer(version)])
+    }
+
+    private func records(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [DreamRecord] {
+        let records = try connection.statement("SELECT dream_id, \(DreamRecord.columns) FROM dream_revisions \(clause)")
+            .query(values) { DreamRecord(row: $0) }
+        return try Self.all(records, from: "dream_revisions")
+    }
+
+    /// Ends the live revision of the dream `id` at `version`, if there is one. The unary
+    /// `+` keeps SQLite on the primary key (a handful of revisions of one dream) rather than
+    /// the index by `until_version`, which would scan every live dream of the journal.
+    func end(_ id: UUID, of user: UUID, at version: Int) throws(SQLiteError) {
+        try connection.statement("""
+            UPDATE dream_revisions SET until_version = ?
+            WHERE user_id = ? AND dream_id = ? AND +until_version = \(Self.live)
+            """).run(.integer(version), .text(user.uuidString), .text(id.uuidString))
+    }
+
+    /// Adds `record` as a revision live from `version` on.
+    func begin(_ record: DreamRecord, of user: UUID, at version: Int) throws(SQLiteError) {
+        try connection.statement("""
+            INSERT INTO dream_revisions (user_id, dream_id, from_version, \(DreamRecord.columns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run(record.values(user: user, from: version))
+    }
+
+    /// The rows, or an error if any could not be read: they hold something Lucid never writes.
+    private static func all<T>(_ rows: [T?], from table: String) throws(SQLiteError) -> [T] {
+        let read = rows.compactMap { $0 }
+        guard read.count == rows.count else {
+            throw SQLiteError(code: SQLITE_CORRUPT, message: "a row of \(table) holds a value Lucid never writes")
+        }
+        return read
+    }
+}

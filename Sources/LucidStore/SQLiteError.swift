@@ -1,0 +1,40 @@
+import CSQLite
+
+/// A failed SQLite call, with the message SQLite gave at the moment it failed.
+public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure callers treat differently.
+    public enum Kind: Hashable, Sendable {
+        /// Another connection holds the lock longer than the busy timeout.
+        case busy
+        /// The disk or the database's page limit is full.
+        case full
+        /// The file cannot be written.
+        case readOnly
+        /// A constraint or trigger refused the statement.
+        case constraint
+        /// Anything else: I/O errors, corruption, misuse.
+        case other
+    }
+
+    /// The extended result code.
+    public let code: Int32
+    public let message: String
+
+    /// A failure from `code` with SQLite's `message`.
+    public init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var kind: Kind {
+        switch code & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy
+        case SQLITE_FULL: .full
+        case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM: .readOnly
+        case SQLITE_CONSTRAINT: .constraint
+        default: .other
+        }
+    }
+
+    public var description: String { "SQLite error \(code): \(message)" }
+}

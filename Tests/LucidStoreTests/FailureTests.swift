@@ -1,0 +1,100 @@
+import Foundation
+import LucidModel
+import Testing
+@testable import LucidStore
+
+@Suite struct FailureTests {
+    /// Makes every write to `table` fail, as a full disk or a read-only file would,
+    /// part-way through the store's transaction.
+    static func sabotage(_ table: String, in database: borrowing TemporaryDatabase) throws {
+        try database.connection().execute("""
+            CREATE TRIGGER sabotage_insert BEFORE INSERT ON \(table) BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
+            CREATE TRIGGER sabotage_update BEFORE UPDATE ON \(table) BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
+            """)
+    }
+
+    static func repair(_ database: borrowing TemporaryDatabase) throws {
+        try database.connection().execute("DROP TRIGGER sabotage_insert; DROP TRIGGER sabotage_update;")
+    }
+
+    static func rowCounts(_ database: borrowing TemporaryDatabase) throws -> [Int] {
+        let connection = try database.connection()
+        return try ["versions", "dream_revisions"].map { table in
+            try connection.statement("SELECT count(*) FROM \(table)").query { $0.int(0) }.first ?? -1
+        }
+    }
+
+    @Test(arguments: ["versions", "dream_revisions"])
+    func aFailedWriteChangesNeitherTheHeadNorTheDatabase(table: String) throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        let user = UUID()
+        let dream = Dream(id: UUID(), description: "kept", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
+        let other = Dream(id: UUID(), description: "lost", creature: .crusty, createdAt: Timestamp(millisecondsSince1970: 0))
+        _ = try store.apply([.addDream(dream)], to: user, at: Timestamp(millisecondsSince1970: 1))
+        // The change to undo and redo touches both tables, so every attempt below writes to each.
+        let renamed = DreamChanges(description: "renamed")
+        let stamp = Timestamp(millisecondsSince1970: 2)
+        _ = try store.apply([.updateDream(id: dream.id, changes: renamed, at: stamp), .setFavoriteCreature(.dragon)],
+                            to: user, at: stamp)
+        _ = try store.undo(of: user, at: Timestamp(millisecondsSince1970: 3))
+        let head = try store.head(of: user), history = try store.history(of: user), counts = try Self.rowCounts(database)
+
+        try Self.sabotage(table, in: database)
+        let at = Timestamp(millisecondsSince1970: 4)
+        for attempt in [
+            { try store.apply([.updateDream(id: dream.id, changes: DreamChanges(description: "changed"), at: at), .addDream(other)], to: user, at: at) },
+            { try store.undo(of: user, at: at) },
+            { try store.redo(of: user, at: at) },
+        ] as [() throws -> Commit] {
+            #expect {
+                _ = try attempt()
+            } throws: { error in
+                guard case JournalError.storage(let failure) = error else { return false }
+                return failure.kind == .constraint
+            }
+            #expect(try store.head(of: user) == head)
+            #expect(try store.history(of: user) == history)
+            #expect(try Self.rowCounts(database) == counts)
+        }
+
+        try Self.repair(database)
+        #expect(try store.redo(of: user, at: at).version == 4)
+        var renamedDream = renamed.applied(to: dream)
+        renamedDream.updatedAt = stamp
+        #expect(try database.open().head(of: user).model == Model(favoriteCreature: .dragon, dreams: [renamedDream]))
+    }
+
+    @Test func aDatabaseThatCannotBeOpenedIsATypedError() throws {
+        let database = try TemporaryDatabase()
+        let folderAsFile = database.folder.path
+        #expect(throws: StoreOpeningError.self) { try JournalStore(path: folderAsFile) }
+    }
+
+    @Test func writersOnDifferentJournalsFromSeveralThreads() async throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        let users = (0..<8).map { _ in UUID() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for user in users {
+                group.addTask {
+                    for step in 0..<25 {
+                        let dream = Dream(
+                            id: UUID(), description: "step \(step)", creature: .dragon,
+                            createdAt: Timestamp(millisecondsSince1970: Int64(step)))
+                        _ = try store.apply([.addDream(dream)], to: user, at: dream.createdAt)
+                        if step % 5 == 4 { _ = try store.undo(of: user, at: dream.createdAt) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let reopened = try database.open()
+        for user in users {
+            let head = try reopened.head(of: user)
+            #expect(head.version == 30)
+            #expect(head.model.dreams.map(\.description) == (0..<25).filter { $0 % 5 != 4 }.map { "step \($0)" })
+            #expect(try store.head(of: user) == head)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import LucidModel
+import Testing
+@testable import LucidStore
+
+@Suite struct MigrationTests {
+    /// The schema as SQLite reports it, one statement per entry, in name order.
+    static func schema(of connection: Connection) throws -> String {
+        try connection.statement(
+            "SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        ).query { $0.text(0) + ";\n" }.joined()
+    }
+
+    static func applied(in connection: Connection) throws -> [String] {
+        try connection.statement("SELECT name FROM schema_migrations ORDER BY name").query { $0.text(0) }
+    }
+
+    @Test func theMigrationsFolderIsEmbeddedInOrder() {
+        let names = Migration.embedded.map(\.name)
+        #expect(!names.isEmpty)
+        #expect(names == names.sorted())
+        #expect(names.first == "0001_journals")
+    }
+
+    @Test func anEmptyDatabaseReachesTheGoldenSchema() throws {
+        let database = try TemporaryDatabase()
+        _ = try database.open()
+        let connection = try database.connection()
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "schema.golden.sql")
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        let actual = try Self.schema(of: connection)
+        if ProcessInfo.processInfo.environment["LUCID_UPDATE_GOLDEN"] == "1" {
+            try actual.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        #expect(actual == expected, "the schema changed: if that is meant, update schema.golden.sql to:\n\(actual)")
+        #expect(try Self.applied(in: connection) == Migration.embedded.map(\.name))
+    }
+
+    @Test func runningTheMigrationsAgainDoesNothing() throws {
+        let database = try TemporaryDatabase()
+        let connection = try database.connection()
+        #expect(try Migrator.migrate(connection, to: Migration.embedded) == Migration.embedded.map(\.name))
+        let schema = try Self.schema(of: connection)
+        #expect(try Migrator.migrate(connection, to: Migration.embedded) == [])
+        #expect(try Self.schema(of: connection) == schema)
+    }
+
+    @Test func rowsSurviveAnUpgrade() throws {
+        let database = try TemporaryDatabase()
+        let user = UUID()
+        let dream = Dream(
+            id: UUID(), description: "kept", creature: .dragon, createdAt: Timestamp(millisecondsSince1970: 0))
+        do {
+            let store = try JournalStore(path: database.path, migrations: Migration.embedded)
+            _ = try store.apply([.addDream(dream)], to: user, at: Timestamp(millisecondsSince1970: 1))
+        }
+        let next = Migration(
+            name: "9999_upgrade", sql: "ALTER TABLE versions ADD COLUMN note TEXT; CREATE TABLE extra (id INTEGER) STRICT;")
+        let store = try JournalStore(path: database.path, migrations: Migration.embedded + [next])
+        #expect(try store.head(of: user) == Snapshot(version: 1, model: Model(dreams: [dream])))
+        #expect(try store.undo(of: user, at: Timestamp(millisecondsSince1970: 2)).model == .empty)
+        #expect(try Self.applied(in: database.connection()).last == "9999_upgrade")
+    }
+
+    @Test func aBrokenMigrationRollsBackWhole() throws {
+        let database = try TemporaryDatabase()
+        let connection = try database.connection()
+        try Migrator.migrate(connection, to: Migration.embedded)
+        let schema = try Self.schema(of: connection)
+        let broken = Migration(name: "9999_broken", sql: "CREATE TABLE half (id INTEGER); INSERT INTO nowhere VALUES (1);")
+        #expect(throws: Migrator.Failure.self) { try Migrator.migrate(connection, to: Migration.embedded + [broken]) }
+        #expect(try Self.schema(of: connection) == schema)
+        #expect(try Self.applied(in: connection) == Migration.embedded.map(\.name))
+    }
+
+    @Test func aDatabaseFromANewerBuildIsRefused() throws {
+        let database = try TemporaryDatabase()
+        let newer = Migration(name: "9999_future", sql: "CREATE TABLE future (id INTEGER);")
+        _ = try JournalStore(path: database.path, migrations: Migration.embedded + [newer])
+        #expect(throws: StoreOpeningError.newerSchema("9999_future")) { try database.open() }
+    }
+
+    @Test func theFolderOfANewDatabaseIsCreated() throws {
+        let database = try TemporaryDatabase()
+        let nested = database.folder.appending(path: "a/b/journal.sqlite").path
+        _ = try JournalStore(path: nested)
+        #expect(FileManager.default.fileExists(atPath: nested))
+    }
+}

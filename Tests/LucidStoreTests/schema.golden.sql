@@ -1,0 +1,47 @@
+CREATE TABLE dream_revisions (
+    user_id       TEXT    NOT NULL,
+    dream_id      TEXT    NOT NULL,
+    from_version  INTEGER NOT NULL,
+    until_version INTEGER NOT NULL DEFAULT 9223372036854775807,
+    -- The dream's place: rows sort by this key (fractional indexing), so a move rewrites one row.
+    order_key     TEXT    NOT NULL,
+    description   TEXT    NOT NULL,
+    creature      TEXT    NOT NULL,
+    -- The set of effects as bits, bit n for the n-th effect in declaration order.
+    effects       INTEGER NOT NULL CHECK (effects BETWEEN 0 AND 63),
+    creatures     INTEGER NOT NULL CHECK (creatures BETWEEN 1 AND 99),
+    dreamt_on     TEXT    NOT NULL,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    PRIMARY KEY (user_id, dream_id, from_version),
+    CHECK (from_version < until_version)
+) STRICT;
+CREATE INDEX dream_revisions_by_from ON dream_revisions (user_id, from_version);
+CREATE INDEX dream_revisions_by_until ON dream_revisions (user_id, until_version, order_key);
+CREATE TABLE schema_migrations (
+    name       TEXT    PRIMARY KEY,
+    applied_at INTEGER NOT NULL DEFAULT (unixepoch())
+) STRICT;
+CREATE TABLE versions (
+    user_id     TEXT    NOT NULL,
+    version     INTEGER NOT NULL CHECK (version > 0),
+    kind        TEXT    NOT NULL CHECK (kind IN ('change', 'undo', 'redo')),
+    -- When it was made: milliseconds since 1970-01-01T00:00:00Z.
+    at          INTEGER NOT NULL,
+    -- For a change: the actions that made it, as a JSON array.
+    actions     TEXT,
+    -- For an undo or redo: the version of the change it reverts or reapplies.
+    target      INTEGER,
+    -- The favorite creature at this version.
+    favorite    TEXT    NOT NULL,
+    -- The undo and redo stacks are persistent linked lists whose entries are versions: every
+    -- version pushes one entry (a change or redo onto the undo stack, an undo onto the redo
+    -- stack). `entry_below` is the entry this version's own sits on; `undo_top` and
+    -- `redo_top` are the tops of the two stacks after this version.
+    entry_below INTEGER,
+    undo_top    INTEGER,
+    redo_top    INTEGER,
+    PRIMARY KEY (user_id, version),
+    CHECK ((kind = 'change') = (actions IS NOT NULL)),
+    CHECK ((kind = 'change') = (target IS NULL))
+) STRICT;

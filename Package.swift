@@ -18,6 +18,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+
         // The domain: values, pure reducers, diffs. Imports nothing of ours.
         .target(name: "LucidModel"),
 
@@ -37,6 +43,9 @@ let package = Package(
             dependencies: ["MigrationEmbedder"]
         ),
 
+        // libmicrohttpd behind plain Request/Response values.
+        .target(name: "LucidHTTP", dependencies: ["CMicroHTTPD"]),
+
         .executableTarget(
             name: "lucid-bench-store",
             dependencies: ["LucidModel", "LucidStore"],
@@ -51,6 +60,7 @@ let package = Package(
             dependencies: ["LucidModel", "LucidStore", "LucidTestSupport"],
             exclude: ["schema.golden.sql"]
         ),
+        .testTarget(name: "LucidHTTPTests", dependencies: ["LucidHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,114 @@
+#ifndef LUCID_CMICROHTTPD_SHIM_H
+#define LUCID_CMICROHTTPD_SHIM_H
+
+// Fixed-arity wrappers around libmicrohttpd's variadic calls, which Swift
+// cannot call directly. Everything here is `static inline`, so the module
+// stays a header-only system library that links "microhttpd".
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// Returned through `error_out` when `host` is neither an IPv4 nor an IPv6
+/// literal. Negative, so it can never be mistaken for an errno value.
+#define LUCID_MHD_INVALID_HOST (-1)
+
+/// Starts a daemon with an internal epoll thread pool, bound to `host:port`
+/// (an IPv4 or IPv6 literal; port 0 lets the kernel pick).
+///
+/// The socket address is parsed here rather than in Swift so that the
+/// `sockaddr` casts stay in C. libmicrohttpd binds inside MHD_start_daemon
+/// and does not keep the address pointer, so a stack address is enough.
+///
+/// Returns NULL on failure with `*error_out` set to errno as it was right
+/// after MHD_start_daemon returned (EADDRINUSE, EACCES, ...), or to
+/// LUCID_MHD_INVALID_HOST. errno is read before anything else can clobber it.
+static inline struct MHD_Daemon *
+lucid_mhd_start (unsigned int flags,
+                 const char *host,
+                 uint16_t port,
+                 unsigned int thread_pool_size,
+                 unsigned int connection_limit,
+                 unsigned int timeout_seconds,
+                 MHD_AccessHandlerCallback access_handler,
+                 void *access_cls,
+                 MHD_RequestCompletedCallback completed_handler,
+                 void *completed_cls,
+                 int *error_out)
+{
+  struct sockaddr_in v4;
+  struct sockaddr_in6 v6;
+  const struct sockaddr *address;
+
+  memset (&v4, 0, sizeof (v4));
+  memset (&v6, 0, sizeof (v6));
+  if (1 == inet_pton (AF_INET, host, &v4.sin_addr))
+  {
+    v4.sin_family = AF_INET;
+    v4.sin_port = htons (port);
+    address = (const struct sockaddr *) &v4;
+  }
+  else if (1 == inet_pton (AF_INET6, host, &v6.sin6_addr))
+  {
+    v6.sin6_family = AF_INET6;
+    v6.sin6_port = htons (port);
+    address = (const struct sockaddr *) &v6;
+    flags |= MHD_USE_IPv6;
+  }
+  else
+  {
+    *error_out = LUCID_MHD_INVALID_HOST;
+    return NULL;
+  }
+
+  errno = 0;
+  struct MHD_Daemon *daemon =
+    MHD_start_daemon (flags,
+                      port, /* ignored: MHD_OPTION_SOCK_ADDR wins */
+                      NULL, NULL,
+                      access_handler, access_cls,
+                      MHD_OPTION_SOCK_ADDR, address,
+                      MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+                      MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                      MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                      MHD_OPTION_NOTIFY_COMPLETED, completed_handler,
+                      completed_cls,
+                      MHD_OPTION_END);
+  *error_out = (NULL == daemon) ? errno : 0;
+  return daemon;
+}
+
+/// The port the daemon's listening socket is bound to, or 0 if unknown.
+static inline uint16_t
+lucid_mhd_bound_port (struct MHD_Daemon *daemon)
+{
+  const union MHD_DaemonInfo *info =
+    MHD_get_daemon_info (daemon, MHD_DAEMON_INFO_BIND_PORT);
+  return (NULL == info) ? 0 : info->port;
+}
+
+/// A readable text for an errno value, copied into `buffer`. Uses the
+/// thread-safe strerror_r; both the GNU and the XSI variants are handled.
+static inline void
+lucid_errno_text (int code, char *buffer, size_t size)
+{
+  if (0 == size)
+    return;
+  buffer[0] = '\0';
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+  const char *text = strerror_r (code, buffer, size);
+  if (text != buffer)
+  {
+    strncpy (buffer, text, size - 1);
+    buffer[size - 1] = '\0';
+  }
+#else
+  (void) strerror_r (code, buffer, size);
+#endif
+}
+
+#endif

@@ -24,6 +24,12 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+
         // The domain: values, pure reducers, diffs. Imports nothing of ours.
         .target(name: "LucidModel"),
 
@@ -43,6 +49,9 @@ let package = Package(
             dependencies: ["MigrationEmbedder"]
         ),
 
+        // Passwords (argon2id) and session tokens, over libsodium.
+        .target(name: "LucidCrypto", dependencies: ["CSodium"]),
+
         // libmicrohttpd behind plain Request/Response values.
         .target(name: "LucidHTTP", dependencies: ["CMicroHTTPD"]),
 
@@ -61,6 +70,7 @@ let package = Package(
             exclude: ["schema.golden.sql"]
         ),
         .testTarget(name: "LucidHTTPTests", dependencies: ["LucidHTTP"]),
+        .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

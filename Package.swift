@@ -37,16 +37,16 @@ let package = Package(
         .target(
             name: "LucidStore",
             dependencies: ["LucidModel", "CSQLite"],
-            plugins: ["EmbedMigrations"]
+            plugins: ["EmbedResources"]
         ),
 
-        // Build-time embedding of the top-level migrations/ folder, so the binary
-        // never needs the source tree at run time.
-        .executableTarget(name: "MigrationEmbedder"),
+        // Build-time embedding of migrations/ and openapi.yaml, so the binary never
+        // needs the source tree at run time.
+        .executableTarget(name: "ResourceEmbedder"),
         .plugin(
-            name: "EmbedMigrations",
+            name: "EmbedResources",
             capability: .buildTool(),
-            dependencies: ["MigrationEmbedder"]
+            dependencies: ["ResourceEmbedder"]
         ),
 
         // Passwords (argon2id) and session tokens, over libsodium.
@@ -54,6 +54,16 @@ let package = Package(
 
         // libmicrohttpd behind plain Request/Response values.
         .target(name: "LucidHTTP", dependencies: ["CMicroHTTPD"]),
+
+        // Routes, handlers, wire types, problems, accounts: joins model, store and HTTP.
+        .target(
+            name: "LucidAPI",
+            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto"],
+            plugins: ["EmbedResources"]
+        ),
+
+        // The executable: command line, configuration, wiring, signals.
+        .executableTarget(name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidModel"]),
 
         .executableTarget(
             name: "lucid-bench-store",
@@ -69,7 +79,13 @@ let package = Package(
             dependencies: ["LucidModel", "LucidStore", "LucidTestSupport"],
             exclude: ["schema.golden.sql"]
         ),
-        .testTarget(name: "LucidHTTPTests", dependencies: ["LucidHTTP"]),
+        // A blocking HTTP/1.1 client over a socket, for the tests that talk to a real server.
+        .target(name: "LucidHTTPTesting", path: "Tests/LucidHTTPTesting"),
+        .testTarget(name: "LucidHTTPTests", dependencies: ["LucidHTTP", "LucidHTTPTesting"]),
+        .testTarget(
+            name: "LucidAPITests",
+            dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidModel", "LucidCrypto", "LucidHTTPTesting"]
+        ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,4 +9,9 @@ static inline sqlite3_destructor_type lucid_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/// SQLITE_CONSTRAINT_UNIQUE is a computed macro, which Swift does not import.
+static inline int lucid_sqlite_constraint_unique(void) {
+    return SQLITE_CONSTRAINT_UNIQUE;
+}
+
 #endif

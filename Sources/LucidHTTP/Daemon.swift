@@ -26,10 +26,13 @@ final class Daemon {
     ) throws(ServerError) -> Daemon {
         try configuration.validate()
         let context = Unmanaged.passRetained(ServerContext(configuration: configuration, handler: handler))
-        // Internal thread pool, each thread with its own epoll set; ITC lets
+        // Internal thread pool, each thread with its own poll() loop; ITC lets
         // MHD_quiesce_daemon stop the listening socket under a thread pool.
+        // Not epoll: in 0.9.75, quiescing an epoll pool can race with a worker
+        // and abort the process ("Failed to remove listen FD from epoll set"),
+        // and epoll notices a client that leaves mid-upload only at the timeout.
         // Error logging stays off: failures come back as ServerError instead.
-        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue)
+        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue)
         var error: Int32 = 0
         let handle = lucid_mhd_start(
             flags,
@@ -61,7 +64,7 @@ final class Daemon {
         let shared = context.takeUnretainedValue()
         shared.stopping.store(true, ordering: .relaxed)
         // The quiesced socket must stay open until MHD_stop_daemon returns,
-        // because pool threads may still have it in their epoll sets.
+        // because pool threads may still be polling it.
         let listener = MHD_quiesce_daemon(handle)
 
         let clock = ContinuousClock()

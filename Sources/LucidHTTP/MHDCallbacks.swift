@@ -41,7 +41,7 @@ enum MHDCallbacks {
 
         switch state.body {
         case .rejected:
-            return answer(context.payloadTooLarge, state, context, connection, close: true)
+            return answer(context.payloadTooLarge(state.makeRequest()), state, context, connection, close: true)
         case .accepted:
             // Counted before the handler runs, so a stop() that begins while a
             // slow handler works still waits for its response to go out.
@@ -97,7 +97,7 @@ enum MHDCallbacks {
             state.body = .rejected(discardedBytes: 0)
             // Answering before the body is read makes libmicrohttpd discard
             // the body and close the connection after the 413.
-            return answer(context.payloadTooLarge, state, context, connection, close: true)
+            return answer(context.payloadTooLarge(state.makeRequest()), state, context, connection, close: true)
         }
         return .YES
     }

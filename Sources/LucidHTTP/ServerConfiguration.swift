@@ -11,7 +11,7 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port to bind; 0 lets the kernel pick a free one (``Server/start()`` returns it).
     public var port: UInt16
-    /// Size of libmicrohttpd's thread pool; each thread runs its own epoll loop and calls the handler.
+    /// Size of libmicrohttpd's thread pool; each thread runs its own poll loop and calls the handler.
     public var threads: Int
     /// Largest request body accepted; a larger one is answered with ``payloadTooLarge``.
     public var maxBodyBytes: Int
@@ -19,8 +19,9 @@ public struct ServerConfiguration: Sendable {
     public var connectionLimit: Int
     /// Seconds of inactivity after which a connection is closed; 0 means never.
     public var connectionTimeoutSeconds: Int
-    /// The answer to a body larger than ``maxBodyBytes`` (sent with `Connection: close`).
-    public var payloadTooLarge: Response
+    /// Makes the answer to a body larger than ``maxBodyBytes`` (sent with `Connection: close`)
+    /// from the request without its body, so the application can log it like any other.
+    public var payloadTooLarge: @Sendable (Request) -> Response
     /// How long ``Server/stop()`` waits for in-flight requests before closing them anyway.
     public var shutdownGracePeriod: Duration
 
@@ -32,7 +33,7 @@ public struct ServerConfiguration: Sendable {
         maxBodyBytes: Int = 1 << 20,
         connectionLimit: Int = 1024,
         connectionTimeoutSeconds: Int = 30,
-        payloadTooLarge: Response = ServerConfiguration.defaultPayloadTooLarge,
+        payloadTooLarge: @escaping @Sendable (Request) -> Response = { _ in ServerConfiguration.defaultPayloadTooLarge },
         shutdownGracePeriod: Duration = .seconds(10)
     ) {
         self.host = host

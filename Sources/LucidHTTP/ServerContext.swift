@@ -7,8 +7,8 @@ final class ServerContext: Sendable {
     let handler: @Sendable (Request) -> Response
     /// Largest body that is buffered and passed on.
     let maxBodyBytes: Int
-    /// The answer once a body passes `maxBodyBytes`.
-    let payloadTooLarge: Response
+    /// Makes the answer once a body passes `maxBodyBytes`.
+    let payloadTooLarge: @Sendable (Request) -> Response
     /// Requests that have been answered (handler called, or a 413 queued) and
     /// whose completed callback has not run yet: `stop()` waits for these.
     ///

@@ -31,9 +31,12 @@ public struct Day: Hashable, Comparable, Sendable {
         daysSince1970 = Int((ms >= 0 ? ms : ms - 86_399_999) / 86_400_000)
     }
 
+    /// The year, month and day of the month.
+    public var components: (year: Int, month: Int, day: Int) { CivilCalendar.date(days: daysSince1970) }
+
     /// `YYYY-MM-DD`.
     public var iso8601: String {
-        let (year, month, day) = CivilCalendar.date(days: daysSince1970)
+        let (year, month, day) = components
         return "\(zeroPadded(year, width: 4))-\(zeroPadded(month, width: 2))-\(zeroPadded(day, width: 2))"
     }
 

@@ -20,27 +20,9 @@ public final class JournalStore: Sendable {
     }
 
     init(path: String, migrations: [Migration]) throws(StoreOpeningError) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .folder(folder.path, error.localizedDescription)
-        }
-        let writer: Connection, reader: Connection
-        do {
-            writer = try Connection(path: path)
-            try Migrator.migrate(writer, to: migrations)
-            reader = try Connection(path: path)
-        } catch let error as SQLiteError {
-            throw .sqlite(error)
-        } catch let error as Migrator.Failure {
-            switch error {
-            case .sqlite(let error): throw .sqlite(error)
-            case .unknownMigration(let name): throw .newerSchema(name)
-            }
-        } catch {
-            preconditionFailure("unexpected error \(error)")
-        }
+        let writer = try Connection.openMigrated(path, migrations: migrations)
+        let reader: Connection
+        do throws(SQLiteError) { reader = try Connection(path: path) } catch { throw .sqlite(error) }
         self.writer = Mutex(Writer(connection: writer))
         self.reader = Mutex(reader)
     }
@@ -243,15 +225,6 @@ public final class JournalStore: Sendable {
 private struct Writer {
     let connection: Connection
     var keys: [UUID: OrderKeys] = [:]
-}
-
-/// Why a store could not be opened.
-public enum StoreOpeningError: Error, Hashable, Sendable {
-    /// The database's folder could not be created.
-    case folder(String, String)
-    case sqlite(SQLiteError)
-    /// The database was migrated by a newer build: it records a migration this one lacks.
-    case newerSchema(String)
 }
 
 extension JournalStore {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LucidHTTP
+import LucidHTTPTesting
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import LucidHTTP
+import LucidHTTPTesting
 import Synchronization
 import Testing
 

@@ -3,13 +3,13 @@ import Glibc
 #endif
 
 /// Why a test connection failed.
-enum TestClientError: Error, CustomStringConvertible {
+public enum TestClientError: Error, CustomStringConvertible {
     case system(String, Int32)
     case timedOut
     case closedEarly
     case malformed(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .system(let call, let code): "\(call) failed: errno \(code)"
         case .timedOut: "timed out waiting for the server"
@@ -20,27 +20,39 @@ enum TestClientError: Error, CustomStringConvertible {
 }
 
 /// A response as the test client parsed it off the wire.
-struct TestResponse {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+public struct TestResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The headers in the order received.
+    public var headers: [(name: String, value: String)]
+    /// The body bytes (empty for HEAD, 204 and 304).
+    public var body: [UInt8]
+
+    /// A response with these parts.
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
 
     /// The first header with this name, case-insensitively.
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    /// The body decoded as UTF-8.
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// A tiny blocking HTTP/1.1 client on one TCP connection to 127.0.0.1, so a
 /// test controls every byte sent. Every receive is bounded by a timeout, so a
 /// test fails instead of hanging.
-final class TestConnection {
+public final class TestConnection {
     private let fd: Int32
     private var pending: [UInt8] = []
 
-    init(port: UInt16, timeoutSeconds: Int = 5) throws {
+    /// Connects to 127.0.0.1:`port`; every send and receive times out after `timeoutSeconds`.
+    public init(port: UInt16, timeoutSeconds: Int = 5) throws {
         // The socket is opened before `fd` is set: were `init` to throw after
         // that, `deinit` would close the descriptor a second time, possibly
         // after another test (or the server) had been handed the same number.
@@ -72,9 +84,11 @@ final class TestConnection {
 
     deinit { close(fd) }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    /// Sends `text` as UTF-8 bytes.
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
+    /// Sends every byte, or throws.
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
@@ -87,7 +101,7 @@ final class TestConnection {
 
     /// Reads one response. `head` says it answers a HEAD, so no body follows
     /// even though `Content-Length` is set.
-    func readResponse(head: Bool = false) throws -> TestResponse {
+    public func readResponse(head: Bool = false) throws -> TestResponse {
         let headerEnd = try readUntil(Array("\r\n\r\n".utf8))
         let lines = String(decoding: pending[..<headerEnd], as: UTF8.self)
             .split(separator: "\r\n", omittingEmptySubsequences: false)
@@ -113,14 +127,14 @@ final class TestConnection {
     }
 
     /// Sends a request and reads its response.
-    func exchange(_ request: String, head: Bool = false) throws -> TestResponse {
+    public func exchange(_ request: String, head: Bool = false) throws -> TestResponse {
         try send(request)
         return try readResponse(head: head)
     }
 
     /// True if the server closes the connection (EOF or reset) within the
     /// receive timeout with no further bytes; false if more bytes arrive.
-    func closedByPeer() throws -> Bool {
+    public func closedByPeer() throws -> Bool {
         if !pending.isEmpty { return false }
         var byte: UInt8 = 0
         let received = recv(fd, &byte, 1, 0)

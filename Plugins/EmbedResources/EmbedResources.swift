@@ -1,0 +1,37 @@
+import Foundation
+import PackagePlugin
+
+/// Compiles files of the repository into the targets that need them, so the binary
+/// carries its schema and its API description and never reads the source tree at run
+/// time: `migrations/*.sql` into LucidStore, `openapi.yaml` into LucidAPI.
+@main
+struct EmbedResources: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
+        let root = context.package.directoryURL
+        let (kind, files): (String, [URL])
+        switch target.name {
+        case "LucidStore":
+            let folder = root.appending(path: "migrations")
+            kind = "migrations"
+            files = try FileManager.default
+                .contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "sql" }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        case "LucidAPI":
+            kind = "openapi"
+            files = [root.appending(path: "openapi.yaml")]
+        default:
+            return []
+        }
+        let output = context.pluginWorkDirectoryURL.appending(path: "Embedded-\(kind).swift")
+        return [
+            .buildCommand(
+                displayName: "Embedding \(kind) into \(target.name)",
+                executable: try context.tool(named: "ResourceEmbedder").url,
+                arguments: [output.path, kind] + files.map(\.path),
+                inputFiles: files + (kind == "migrations" ? [root.appending(path: "migrations")] : []),
+                outputFiles: [output]
+            )
+        ]
+    }
+}

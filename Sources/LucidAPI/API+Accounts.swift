@@ -1,0 +1,112 @@
+import Foundation
+import LucidCrypto
+import LucidHTTP
+import LucidModel
+import LucidStore
+
+extension API {
+    static let usernameLength = 3...32
+    static let passwordLength = 8...1024
+    static let usernameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+    /// How long a session may be asked to last, in seconds: a minute to a year.
+    static let sessionLifetime = 60...31_536_000
+
+    /// Reads `{username, password}` (and `extra` members) with the rules of registration.
+    private func credentials(
+        _ call: Call, extra: Set<String> = [], reader: inout FieldReader
+    ) throws(Problem) -> (username: String, password: String, members: [String: JSONValue])? {
+        let members = reader.object(try call.jsonBody(), at: "", allowed: Set(["username", "password"]).union(extra)) ?? [:]
+        let username = reader.required(members, "username", at: "") { $0.string($1, at: $2) }
+        let password = reader.required(members, "password", at: "") { $0.string($1, at: $2) }
+        guard let username, let password else { return nil }
+        return (username, password, members)
+    }
+
+    func register(_ call: inout Call) throws(Problem) -> Response {
+        guard configuration.registration == .open else {
+            throw Problem(.registrationClosed, "This server does not take new registrations.")
+        }
+        var reader = FieldReader()
+        let input = try credentials(call, reader: &reader)
+        if let input {
+            if !Self.usernameLength.contains(input.username.count) || !input.username.allSatisfy(Self.usernameCharacters.contains) {
+                reader.fail("/username", "must be 3 to 32 of a-z, 0-9, '.', '_' and '-'")
+            }
+            if !Self.passwordLength.contains(input.password.count) {
+                reader.fail("/password", "must be 8 to 1024 characters")
+            }
+        }
+        guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+
+        let hash: String
+        do throws(CryptoError) { hash = try hasher.hash(input.password) } catch {
+            throw Problem(.unavailable, "The server is short of memory; try again.", headers: [("Retry-After", "1")])
+        }
+        let now = environment.now()
+        let user = User(id: environment.newID(), username: input.username, createdAt: now)
+        do throws(AccountError) { try accounts.createUser(user, passwordHash: hash) } catch { throw Problem.account(error) }
+        let token = try startSession(for: user, at: now, expiresAt: nil)
+        call.user = user
+        return Reply.object(status: 201) { writer in
+            writer.key("user"); writer.value(user)
+            writer.key("token"); writer.string(token)
+        }
+    }
+
+    func signIn(_ call: inout Call) throws(Problem) -> Response {
+        var reader = FieldReader()
+        let input = try credentials(call, extra: ["expiresIn"], reader: &reader)
+        let lifetime = input.flatMap { input in
+            reader.optional(input.members, "expiresIn", at: "") { $0.integer($1, at: $2, in: Self.sessionLifetime) }
+        }
+        guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+
+        let now = environment.now()
+        if let wait = throttle.retryAfter(input.username, now: now.millisecondsSince1970) {
+            throw Problem(.tooManyAttempts, "Too many failed sign-ins for this username; wait \(wait) s.",
+                          headers: [("Retry-After", String(wait))])
+        }
+        let stored: (user: User, passwordHash: String)?
+        do throws(AccountError) { stored = try accounts.credentials(of: input.username) } catch { throw Problem.account(error) }
+        // An unknown username still costs one hash check, so timing does not tell which part was wrong.
+        let valid = hasher.verify(input.password, against: stored?.passwordHash ?? dummyHash) && stored != nil
+        guard valid, let stored else {
+            throttle.failed(input.username, now: now.millisecondsSince1970)
+            throw Problem(.unauthorized, "The username or password is wrong.",
+                          headers: [("WWW-Authenticate", "Bearer realm=\"lucid\"")])
+        }
+        throttle.succeeded(input.username)
+        if hasher.needsRehash(stored.passwordHash), let upgraded = try? hasher.hash(input.password) {
+            try? accounts.updatePasswordHash(of: stored.user.id, to: upgraded)
+        }
+        let expiresAt = lifetime.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + Int64($0) * 1000) }
+        let token = try startSession(for: stored.user, at: now, expiresAt: expiresAt)
+        call.user = stored.user
+        return Reply.object(status: 201) { writer in
+            writer.key("token"); writer.string(token)
+            if let expiresAt { writer.key("expiresAt"); writer.timestamp(expiresAt) }
+        }
+    }
+
+    func signOut(_ call: inout Call) throws(Problem) -> Response {
+        _ = try authenticate(&call)
+        guard let token = call.request.header("authorization")?.split(separator: " ", maxSplits: 1).last else {
+            throw Problem(.unauthorized, "Sign in first.")
+        }
+        let tokenHash = SessionToken.hash(String(token))
+        sessions.forget(tokenHash)
+        do throws(AccountError) { try accounts.deleteSession(tokenHash: tokenHash) } catch { throw Problem.account(error) }
+        return Reply.noContent()
+    }
+
+    /// A new token for `user`; only its hash is stored.
+    private func startSession(for user: User, at now: Timestamp, expiresAt: Timestamp?) throws(Problem) -> String {
+        let token = SessionToken.generate()
+        do throws(AccountError) {
+            try accounts.createSession(tokenHash: SessionToken.hash(token), for: user.id, at: now, expiresAt: expiresAt)
+        } catch {
+            throw Problem.account(error)
+        }
+        return token
+    }
+}

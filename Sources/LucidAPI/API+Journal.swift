@@ -1,0 +1,206 @@
+import Foundation
+import LucidHTTP
+import LucidModel
+import LucidStore
+
+extension API {
+    /// Runs a store call, turning its error into a problem; `locate` places a refused action in the body.
+    func journal<T>(
+        locate: (Int) -> String = { _ in "" }, _ body: () throws(JournalError) -> T
+    ) throws(Problem) -> T {
+        do throws(JournalError) { return try body() } catch { throw Problem.journal(error, locate: locate) }
+    }
+
+    /// The version a mutation must find the journal at, from If-Match. With several tags,
+    /// the current version if it is among them: the store checks it again under its lock.
+    func expectedVersion(_ call: Call, of user: User) throws(Problem) -> Int? {
+        guard let versions = try call.matchedVersions() else { return nil }
+        guard versions.count > 1 else { return versions.first }
+        let current = try journal { () throws(JournalError) in try journals.head(of: user.id).version }
+        return versions.contains(current) ? current : versions.first
+    }
+
+    /// Applies one action sent through a REST route by `user`, with the route's If-Match.
+    private func change(_ call: Call, by user: User, _ action: Action) throws(Problem) -> Commit {
+        let expected = try expectedVersion(call, of: user)
+        return try journal(locate: { _ in "" }) { () throws(JournalError) in
+            try journals.apply([action], to: user.id, at: environment.now(), expecting: expected)
+        }
+    }
+
+    func model(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
+        return Reply.json(head, version: head.version)
+    }
+
+    /// A page of dreams. The cursor pins the version of the first page, so paging through
+    /// a journal that changes meanwhile neither skips nor repeats a dream.
+    func listDreams(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let limit = try call.integerParameter("limit", in: 1...100, default: 50) ?? 50
+        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+        var snapshot = head, offset = 0
+        if let cursor = call.request.queryValue("cursor") {
+            let parts = cursor.split(separator: ".")
+            guard parts.count == 2, let version = Int(parts[0]), let start = Int(parts[1]),
+                  (0...head.version).contains(version), start >= 0
+            else { throw Problem.badParameter("cursor", "is not a cursor this journal gave out") }
+            snapshot = try journal { () throws(JournalError) in try journals.model(of: user.id, at: version) }
+            offset = min(start, snapshot.model.dreams.count)
+        } else if call.alreadyHas(version: head.version) {
+            return Reply.notModified(version: head.version)
+        }
+        let end = min(offset + limit, snapshot.model.dreams.count)
+        return Reply.object(version: snapshot.version) { writer in
+            writer.key("version"); writer.int(snapshot.version)
+            writer.key("items"); writer.array(snapshot.model.dreams[offset..<end])
+            writer.key("nextCursor")
+            if end < snapshot.model.dreams.count { writer.string("\(snapshot.version).\(end)") } else { writer.null() }
+        }
+    }
+
+    func addDream(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        var reader = FieldReader()
+        let input = reader.newDream(try call.jsonBody(), at: "")
+        guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        let dream = input.dream(createdAt: environment.now(), newID: environment.newID)
+        // The reader has already checked the dream against the reducer's rules.
+        let commit = try change(call, by: user, .addDream(dream))
+        let location = "/v1/dreams/\(dream.id.uuidString.lowercased())"
+        return Reply.json(dream, status: 201, version: commit.version, headers: [("Location", location)])
+    }
+
+    func dream(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let id = try call.dreamID()
+        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+        guard let dream = head.model.dream(id) else { throw Problem.refused(.dreamNotFound(id), at: "") }
+        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
+        return Reply.json(dream, version: head.version)
+    }
+
+    func updateDream(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let id = try call.dreamID()
+        let body = try call.jsonBody(accepting: ["application/json", "application/merge-patch+json"])
+        var reader = FieldReader()
+        let changes = reader.changes(body, at: "")
+        guard let changes, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        let commit = try change(call, by: user, .updateDream(id: id, changes: changes, at: environment.now()))
+        guard let dream = commit.model.dream(id) else { throw Problem.refused(.dreamNotFound(id), at: "") }
+        return Reply.json(dream, version: commit.version)
+    }
+
+    func deleteDream(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let commit = try change(call, by: user, .deleteDream(id: try call.dreamID()))
+        return Reply.noContent(version: commit.version)
+    }
+
+    func favoriteCreature(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
+        return Reply.object(version: head.version) { $0.key("creature"); $0.value(head.model.favoriteCreature) }
+    }
+
+    func setFavoriteCreature(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        var reader = FieldReader()
+        let members = reader.object(try call.jsonBody(), at: "", allowed: ["creature"]) ?? [:]
+        let creature = reader.required(members, "creature", at: "") { $0.creature($1, at: $2) }
+        guard let creature, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        let commit = try change(call, by: user, .setFavoriteCreature(creature))
+        return Reply.object(version: commit.version) { $0.key("creature"); $0.value(commit.model.favoriteCreature) }
+    }
+
+    /// The most actions one batch may hold.
+    static let batchLimit = 1000
+
+    func applyActions(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        var reader = FieldReader()
+        let members = reader.object(try call.jsonBody(), at: "", allowed: ["actions"]) ?? [:]
+        var requests: [ActionRequest] = []
+        if let list = members["actions"] {
+            if case .array(let items) = list, (1...Self.batchLimit).contains(items.count) {
+                for (index, item) in items.enumerated() {
+                    if let action = reader.action(item, at: "/actions/\(index)") { requests.append(action) }
+                }
+            } else {
+                reader.fail("/actions", "must be an array of 1 to \(Self.batchLimit) actions")
+            }
+        } else if reader.errors.isEmpty {
+            reader.fail("/actions", "is required")
+        }
+        guard reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+
+        let expected = try expectedVersion(call, of: user)
+        let now = environment.now()
+        let actions = requests.map { $0.stamped(at: now, newID: environment.newID) }
+        let commit = try journal(locate: { "/actions/\($0)" }) { () throws(JournalError) in
+            try journals.apply(actions, to: user.id, at: now, expecting: expected)
+        }
+        return Reply.json(VersionedDiff(version: commit.version, diff: commit.diff), version: commit.version)
+    }
+
+    func undo(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let expected = try expectedVersion(call, of: user)
+        let commit = try journal { () throws(JournalError) in
+            try journals.undo(of: user.id, at: environment.now(), expecting: expected)
+        }
+        return Reply.json(VersionedDiff(version: commit.version, diff: commit.diff), version: commit.version)
+    }
+
+    func redo(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let expected = try expectedVersion(call, of: user)
+        let commit = try journal { () throws(JournalError) in
+            try journals.redo(of: user.id, at: environment.now(), expecting: expected)
+        }
+        return Reply.json(VersionedDiff(version: commit.version, diff: commit.diff), version: commit.version)
+    }
+
+    /// What a client that has seen version `since` must apply to reach the current version.
+    func changes(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        guard let since = try call.integerParameter("since", in: 0...Int.max, default: nil) else {
+            throw Problem.badParameter("since", "is required: the version the client has")
+        }
+        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
+        let old = try journal { () throws(JournalError) in try journals.model(of: user.id, at: since) }
+        return Reply.json(
+            VersionedDiff(version: head.version, diff: ModelDiff(from: old.model, to: head.model)), version: head.version)
+    }
+
+    func history(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let limit = try call.integerParameter("limit", in: 1...100, default: 50) ?? 50
+        let before = try call.integerParameter("before", in: 1...Int.max, default: nil)
+        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
+        let page = try journal { () throws(JournalError) in try journals.history(of: user.id, before: before, limit: limit) }
+        return Reply.object(version: head.version) { writer in
+            writer.key("canUndo"); writer.bool(page.canUndo)
+            writer.key("canRedo"); writer.bool(page.canRedo)
+            writer.key("items"); writer.array(page.items)
+            writer.key("nextCursor")
+            if let before = page.nextBefore { writer.int(before) } else { writer.null() }
+        }
+    }
+
+    func version(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        guard let text = call.parameters["version"], let version = Int(text), version >= 0 else {
+            throw Problem(.notFound, "The journal has no version \(call.parameters["version"] ?? "").")
+        }
+        let snapshot = try journal { () throws(JournalError) in try journals.model(of: user.id, at: version) }
+        if call.alreadyHas(version: version) { return Reply.notModified(version: version) }
+        return Reply.json(snapshot, version: version)
+    }
+}

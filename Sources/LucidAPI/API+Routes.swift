@@ -1,0 +1,34 @@
+import LucidHTTP
+
+extension API {
+    /// Every route of the API; `openapi.yaml` describes the same set (a test keeps them in step).
+    static let routes: Router = {
+        var router = Router()
+        router.add("GET", "/healthz") { _, _ in Reply.object { $0.key("status"); $0.string("ok") } }
+        router.add("GET", "/openapi.yaml") { _, _ in
+            Response(status: 200, headers: [("Content-Type", "application/yaml")], body: Array(EmbeddedOpenAPI.yaml.utf8))
+        }
+        router.add("GET", "/v1/catalog") { _, _ in API.catalog }
+
+        router.add("POST", "/v1/users") { api, call throws(Problem) in try api.register(&call) }
+        router.add("POST", "/v1/sessions") { api, call throws(Problem) in try api.signIn(&call) }
+        router.add("DELETE", "/v1/sessions/current") { api, call throws(Problem) in try api.signOut(&call) }
+        router.add("GET", "/v1/me") { api, call throws(Problem) in Reply.json(try api.authenticate(&call)) }
+
+        router.add("GET", "/v1/model") { api, call throws(Problem) in try api.model(&call) }
+        router.add("GET", "/v1/dreams") { api, call throws(Problem) in try api.listDreams(&call) }
+        router.add("POST", "/v1/dreams") { api, call throws(Problem) in try api.addDream(&call) }
+        router.add("GET", "/v1/dreams/{id}") { api, call throws(Problem) in try api.dream(&call) }
+        router.add("PATCH", "/v1/dreams/{id}") { api, call throws(Problem) in try api.updateDream(&call) }
+        router.add("DELETE", "/v1/dreams/{id}") { api, call throws(Problem) in try api.deleteDream(&call) }
+        router.add("GET", "/v1/favorite-creature") { api, call throws(Problem) in try api.favoriteCreature(&call) }
+        router.add("PUT", "/v1/favorite-creature") { api, call throws(Problem) in try api.setFavoriteCreature(&call) }
+        router.add("POST", "/v1/actions") { api, call throws(Problem) in try api.applyActions(&call) }
+        router.add("POST", "/v1/undo") { api, call throws(Problem) in try api.undo(&call) }
+        router.add("POST", "/v1/redo") { api, call throws(Problem) in try api.redo(&call) }
+        router.add("GET", "/v1/changes") { api, call throws(Problem) in try api.changes(&call) }
+        router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(&call) }
+        router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(&call) }
+        return router
+    }()
+}

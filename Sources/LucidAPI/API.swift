@@ -1,0 +1,150 @@
+import Foundation
+import LucidCrypto
+import LucidHTTP
+import LucidModel
+import LucidStore
+
+/// Settings of the API that are not the HTTP server's.
+public struct APIConfiguration: Sendable {
+    /// Whether anyone may register.
+    public enum Registration: String, Sendable, CaseIterable {
+        case open, closed
+    }
+
+    public var registration: Registration = .open
+    /// The argon2id cost for new password hashes; tests use `.minimum`.
+    public var passwordCost: PasswordHasher.Cost = .interactive
+    /// The body limit the HTTP server enforces, quoted in 413 answers.
+    public var maxBodyBytes: Int = 1 << 20
+
+    /// Settings with the defaults of `lucid serve`.
+    public init(registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20) {
+        self.registration = registration
+        self.passwordCost = passwordCost
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// Where the API gets the time and new ids, so tests can fix them.
+public struct Environment: Sendable {
+    public var now: @Sendable () -> Timestamp
+    public var newID: @Sendable () -> UUID
+
+    /// The wall clock, to the millisecond, and random UUIDs.
+    public static let live = Environment(
+        now: { Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) },
+        newID: { UUID() })
+
+    /// An environment with this clock and id source.
+    public init(now: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> UUID) {
+        self.now = now
+        self.newID = newID
+    }
+}
+
+/// One request on its way through the API: what the handlers read, and what the log line needs.
+struct Call {
+    let request: Request
+    let parameters: [String: String]
+    let requestID: String
+    /// Set once the bearer token is checked.
+    var user: User?
+}
+
+/// The Lucid HTTP API: routes each request to a handler and turns every outcome,
+/// failures included, into a response. Never throws and never traps on input.
+public final class API: Sendable {
+    let journals: JournalStore
+    let accounts: AccountStore
+    let configuration: APIConfiguration
+    let environment: Environment
+    let hasher: PasswordHasher
+    let sessions: SessionCache
+    let throttle: LoginThrottle
+    /// A hash to check passwords of unknown usernames against, so they cost as much as known ones.
+    let dummyHash: String
+    private let router: Router
+    private let log: @Sendable (String) -> Void
+
+    /// The API over these stores; `log` receives one line per request.
+    public init(
+        journals: JournalStore, accounts: AccountStore, configuration: APIConfiguration = APIConfiguration(),
+        environment: Environment = .live, log: @escaping @Sendable (String) -> Void
+    ) {
+        self.journals = journals
+        self.accounts = accounts
+        self.configuration = configuration
+        self.environment = environment
+        self.hasher = PasswordHasher(cost: configuration.passwordCost)
+        self.sessions = SessionCache()
+        self.throttle = LoginThrottle()
+        self.dummyHash = (try? hasher.hash(UUID().uuidString)) ?? ""
+        self.router = Self.routes
+        self.log = log
+    }
+
+    /// The method and path pattern of every route, for checking against openapi.yaml.
+    public static var routeTable: [(method: String, pattern: String)] {
+        routes.routes.map { ($0.method, $0.pattern) }
+    }
+
+    /// Answers `request`, and logs it: method, path, status, duration, user id. Never a
+    /// secret, a body, or a query string.
+    public func handle(_ request: Request) -> Response {
+        respond(to: request) { (call: inout Call) throws(Problem) in try route(&call) }
+    }
+
+    private func respond(to request: Request, _ answer: (inout Call) throws(Problem) -> Response) -> Response {
+        let start = ContinuousClock.now
+        let requestID = Self.makeRequestID()
+        var call = Call(request: request, parameters: [:], requestID: requestID)
+        var response: Response
+        do throws(Problem) {
+            response = try answer(&call)
+        } catch {
+            response = error.response(requestID: requestID)
+        }
+        response.headers.append(("X-Request-Id", requestID))
+        let elapsed = ContinuousClock.now - start
+        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        let fraction = String(micros % 1000)
+        let duration = "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)ms"
+        log("\(request.method) \(request.path) \(response.status) \(duration) "
+            + "user=\(call.user?.id.uuidString.lowercased() ?? "-") request=\(requestID)")
+        return response
+    }
+
+    /// A libmicrohttpd server answering with this API, with its body limit and 413 answer.
+    public func server(_ http: ServerConfiguration) -> Server {
+        var http = http
+        http.maxBodyBytes = configuration.maxBodyBytes
+        http.payloadTooLarge = payloadTooLarge
+        return Server(configuration: http, handler: handle)
+    }
+
+    /// The answer when the HTTP layer finds a body over the limit: logged like any request.
+    public func payloadTooLarge(_ request: Request) -> Response {
+        respond(to: request) { (_: inout Call) throws(Problem) -> Response in
+            throw Problem(.payloadTooLarge, "The body is larger than \(configuration.maxBodyBytes) bytes.")
+        }
+    }
+
+    private func route(_ call: inout Call) throws(Problem) -> Response {
+        switch router.match(method: call.request.method, path: call.request.path) {
+        case .found(let handler, let parameters):
+            call = Call(request: call.request, parameters: parameters, requestID: call.requestID)
+            return try handler(self, &call)
+        case .wrongMethod(let allowed):
+            throw Problem(.methodNotAllowed, "\(call.request.method) is not allowed here.",
+                          headers: [("Allow", allowed.joined(separator: ", "))])
+        case .notFound:
+            throw Problem(.notFound, "There is nothing at \(call.request.path).")
+        }
+    }
+
+    private static func makeRequestID() -> String {
+        let value = UInt64.random(in: .min ... .max)
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import LucidCrypto
+import LucidHTTP
+import LucidModel
+import LucidStore
+
+extension Call {
+    /// The body parsed as JSON, after checking its media type.
+    func jsonBody(accepting mediaTypes: Set<String> = ["application/json"]) throws(Problem) -> JSONValue {
+        guard let contentType = request.header("content-type") else {
+            throw Problem(.unsupportedMediaType, "Send the body as application/json.")
+        }
+        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let type = parts.first, mediaTypes.contains(type) else {
+            throw Problem(.unsupportedMediaType, "Send the body as \(mediaTypes.sorted().joined(separator: " or ")).")
+        }
+        for parameter in parts.dropFirst() where parameter.hasPrefix("charset=") {
+            let charset = parameter.dropFirst("charset=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard charset == "utf-8" || charset == "utf8" else {
+                throw Problem(.unsupportedMediaType, "Only UTF-8 bodies are accepted.")
+            }
+        }
+        do throws(JSONSyntaxError) {
+            return try JSONParser.parse(request.body)
+        } catch {
+            switch error {
+            case .notUTF8: throw Problem(.badRequest, "The body is not valid UTF-8.")
+            case .invalid(let reason, let offset): throw Problem(.badRequest, "The body is not JSON: \(reason) at byte \(offset).")
+            case .tooDeep: throw Problem(.badRequest, "The body nests deeper than \(JSONParser.maximumDepth) levels.")
+            }
+        }
+    }
+
+    /// The path parameter `name` as a dream id; an id that is not a UUID names no dream.
+    func dreamID(_ name: String = "id") throws(Problem) -> UUID {
+        guard let text = parameters[name], let id = UUID(uuidString: text) else {
+            throw Problem(.notFound, "There is no such dream in this journal.")
+        }
+        return id
+    }
+
+    /// The versions `If-Match` names, `nil` if it is absent or `*`.
+    func matchedVersions() throws(Problem) -> [Int]? {
+        guard let header = request.header("if-match")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if header == "*" { return nil }
+        let versions = header.split(separator: ",").map { Self.version(inETag: $0.trimmingCharacters(in: .whitespaces)) }
+        guard !versions.isEmpty, !versions.contains(nil) else {
+            throw Problem(.badRequest, "If-Match must be * or entity tags such as \"12\".")
+        }
+        return versions.compactMap { $0 }
+    }
+
+    /// Whether `If-None-Match` already names `version`, so a GET can answer 304.
+    func alreadyHas(version: Int) -> Bool {
+        guard let header = request.header("if-none-match") else { return false }
+        return header.split(separator: ",").contains { tag in
+            let tag = tag.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || Self.version(inETag: tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == version
+        }
+    }
+
+    private static func version(inETag tag: String) -> Int? {
+        guard tag.count >= 3, tag.first == "\"", tag.last == "\"" else { return nil }
+        return Int(tag.dropFirst().dropLast()).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    /// A query parameter as an integer within `range`, or `fallback` when absent.
+    func integerParameter(_ name: String, in range: ClosedRange<Int>, default fallback: Int?) throws(Problem) -> Int? {
+        guard let text = request.queryValue(name) else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            throw Problem.badParameter(name, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}
+
+/// Building responses.
+enum Reply {
+    /// `value` as JSON with `status`, and `ETag: "version"` when a version is given.
+    static func json(_ value: some JSONRepresentable, status: Int = 200, version: Int? = nil,
+                     headers: [(name: String, value: String)] = []) -> Response {
+        var writer = JSONWriter()
+        value.write(to: &writer)
+        return json(bytes: writer.bytes, status: status, version: version, headers: headers)
+    }
+
+    /// A JSON object whose members `members` writes, with `status` and the version's ETag.
+    static func object(status: Int = 200, version: Int? = nil, headers: [(name: String, value: String)] = [],
+                       _ members: (inout JSONWriter) -> Void) -> Response {
+        var writer = JSONWriter()
+        writer.beginObject()
+        members(&writer)
+        writer.endObject()
+        return json(bytes: writer.bytes, status: status, version: version, headers: headers)
+    }
+
+    private static func json(bytes: [UInt8], status: Int, version: Int?, headers: [(name: String, value: String)]) -> Response {
+        var all: [(name: String, value: String)] = [("Content-Type", "application/json; charset=utf-8")]
+        if let version { all.append(("ETag", "\"\(version)\"")) }
+        return Response(status: status, headers: all + headers, body: bytes)
+    }
+
+    static func noContent(version: Int? = nil) -> Response {
+        Response(status: 204, headers: version.map { [("ETag", "\"\($0)\"")] } ?? [])
+    }
+
+    static func notModified(version: Int) -> Response {
+        Response(status: 304, headers: [("ETag", "\"\(version)\"")])
+    }
+}
+
+extension API {
+    /// The signed-in user, from `Authorization: Bearer <token>`; 401 for anything else.
+    func authenticate(_ call: inout Call) throws(Problem) -> User {
+        let challenge = [(name: "WWW-Authenticate", value: "Bearer realm=\"lucid\"")]
+        guard let header = call.request.header("authorization") else {
+            throw Problem(.unauthorized, "Sign in and send the token as Authorization: Bearer <token>.", headers: challenge)
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", SessionToken.isWellFormed(String(parts[1])) else {
+            throw Problem(.unauthorized, "The Authorization header is not a bearer token.",
+                          headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
+        }
+        let tokenHash = SessionToken.hash(String(parts[1]))
+        var entry = sessions.entry(for: tokenHash)
+        if entry == nil {
+            do throws(AccountError) {
+                entry = try accounts.session(tokenHash: tokenHash).map { SessionCache.Entry(user: $0.user, expiresAt: $0.expiresAt) }
+            } catch {
+                throw Problem.account(error)
+            }
+            if let entry { sessions.remember(entry, for: tokenHash) }
+        }
+        guard let entry, entry.expiresAt.map({ $0 > environment.now() }) ?? true else {
+            throw Problem(.unauthorized, "The token is unknown, expired or revoked.",
+                          headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
+        }
+        call.user = entry.user
+        return entry.user
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import LucidModel
+
+/// Reads typed values out of a parsed JSON body, collecting every problem as a
+/// `FieldError` with a JSON pointer instead of stopping at the first one.
+struct FieldReader {
+    private(set) var errors: [FieldError] = []
+
+    mutating func fail(_ pointer: String, _ detail: String) {
+        errors.append(FieldError(pointer: pointer, detail: detail))
+    }
+
+    /// The members of the object at `pointer`, refusing any member not in `allowed`.
+    mutating func object(_ value: JSONValue, at pointer: String, allowed: Set<String>) -> [String: JSONValue]? {
+        guard case .object(let members) = value else {
+            fail(pointer, "must be an object, not \(value.kindDescription)")
+            return nil
+        }
+        for member in members where !allowed.contains(member.key) {
+            fail(pointer + "/" + Self.escape(member.key), "is not a known field")
+        }
+        return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The escaped form of `key` as a JSON pointer token (RFC 6901).
+    static func escape(_ key: String) -> String {
+        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// A member that must be present; reports it missing otherwise.
+    mutating func required<T>(
+        _ members: [String: JSONValue], _ key: String, at pointer: String,
+        _ read: (inout FieldReader, JSONValue, String) -> T?
+    ) -> T? {
+        guard let value = members[key] else {
+            fail(pointer + "/" + key, "is required")
+            return nil
+        }
+        return read(&self, value, pointer + "/" + key)
+    }
+
+    /// A member that may be absent. `null` is refused: no field of the API can be emptied.
+    mutating func optional<T>(
+        _ members: [String: JSONValue], _ key: String, at pointer: String,
+        _ read: (inout FieldReader, JSONValue, String) -> T?
+    ) -> T? {
+        guard let value = members[key] else { return nil }
+        return read(&self, value, pointer + "/" + key)
+    }
+
+    // MARK: Values
+
+    mutating func string(_ value: JSONValue, at pointer: String) -> String? {
+        guard case .string(let text) = value else {
+            fail(pointer, "must be a string, not \(value.kindDescription)")
+            return nil
+        }
+        return text
+    }
+
+    /// An integer written without fraction or exponent, within `range` if one is given.
+    mutating func integer(_ value: JSONValue, at pointer: String, in range: ClosedRange<Int>? = nil) -> Int? {
+        guard case .number(let text) = value, let number = Int(text) else {
+            fail(pointer, "must be an integer")
+            return nil
+        }
+        if let range, !range.contains(number) {
+            fail(pointer, range.upperBound == .max
+                ? "must be at least \(range.lowerBound)" : "must be from \(range.lowerBound) to \(range.upperBound)")
+            return nil
+        }
+        return number
+    }
+
+    mutating func uuid(_ value: JSONValue, at pointer: String) -> UUID? {
+        guard let text = string(value, at: pointer) else { return nil }
+        guard let id = UUID(uuidString: text) else {
+            fail(pointer, "must be a UUID")
+            return nil
+        }
+        return id
+    }
+
+    mutating func day(_ value: JSONValue, at pointer: String) -> Day? {
+        guard let text = string(value, at: pointer) else { return nil }
+        guard let day = Day(text) else {
+            fail(pointer, "must be a date YYYY-MM-DD")
+            return nil
+        }
+        return day
+    }
+
+    mutating func creature(_ value: JSONValue, at pointer: String) -> Creature? {
+        guard let members = object(value, at: pointer, allowed: ["kind", "color"]) else { return nil }
+        let kindText = required(members, "kind", at: pointer) { $0.string($1, at: $2) }
+        let colorText = optional(members, "color", at: pointer) { $0.string($1, at: $2) }
+        guard let kindText else { return nil }
+        guard let kind = Creature.Kind(rawValue: kindText) else {
+            let kinds = Creature.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            fail(pointer + "/kind", "must be one of \(kinds)")
+            return nil
+        }
+        var color: UnicornColor?
+        if let colorText {
+            color = UnicornColor(rawValue: colorText)
+            if color == nil {
+                let colors = UnicornColor.allCases.map(\.rawValue).joined(separator: ", ")
+                fail(pointer + "/color", "must be one of \(colors)")
+                return nil
+            }
+        } else if members["color"] != nil {
+            return nil
+        }
+        guard let creature = Creature(kind: kind, color: color) else {
+            fail(pointer + "/color", kind == .unicorn ? "is required for a unicorn" : "is allowed only for a unicorn")
+            return nil
+        }
+        return creature
+    }
+
+    mutating func effects(_ value: JSONValue, at pointer: String) -> Set<Effect>? {
+        guard case .array(let items) = value else {
+            fail(pointer, "must be an array of effects, not \(value.kindDescription)")
+            return nil
+        }
+        var effects = Set<Effect>()
+        var valid = true
+        for (position, item) in items.enumerated() {
+            guard let name = string(item, at: "\(pointer)/\(position)") else {
+                valid = false
+                continue
+            }
+            guard let effect = Effect(rawValue: name) else {
+                let names = Effect.allCases.map(\.rawValue).joined(separator: ", ")
+                fail("\(pointer)/\(position)", "must be one of \(names)")
+                valid = false
+                continue
+            }
+            effects.insert(effect)
+        }
+        return valid ? effects : nil
+    }
+}

@@ -1,0 +1,62 @@
+/// A JSON document as a value. Objects keep their members in order, so rendering is
+/// stable and a parsed document can report exactly which member was wrong.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// A number as its literal text, so integers stay exact and checks are precise.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    /// An integer number.
+    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+
+    /// `value`, or `null` when it is `nil`.
+    public static func optional(_ value: JSONValue?) -> JSONValue { value ?? .null }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .number(let text), .string(let text): hasher.combine(text)
+        case .array(let items): hasher.combine(items)
+        case .object(let members):
+            for member in members {
+                hasher.combine(member.key)
+                hasher.combine(member.value)
+            }
+        }
+    }
+
+    /// The member `key` of an object; `nil` for a missing member or a non-object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// What kind of value this is, for error messages: "an object", "a string", …
+    var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

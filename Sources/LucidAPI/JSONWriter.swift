@@ -1,0 +1,164 @@
+import Foundation
+import LucidModel
+
+/// Writes JSON straight into bytes, with no tree of values in between: the renderer of
+/// every response. Members come out in the order they are written, so output is stable.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    /// Whether the next value or key needs a comma before it.
+    private var needsComma = false
+
+    /// An empty document, with room for `capacity` bytes.
+    public init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// The name of the next member of the current object.
+    public mutating func key(_ name: String) {
+        separate()
+        writeString(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func string(_ text: String) { separate(); writeString(text); needsComma = true }
+    public mutating func int(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
+    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
+    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
+    /// A number given as its JSON literal.
+    public mutating func number(_ literal: String) { separate(); bytes.append(contentsOf: literal.utf8); needsComma = true }
+
+    /// A UUID in lowercase (RFC 9562), from its bytes.
+    public mutating func uuid(_ id: UUID) {
+        separate()
+        let u = id.uuid
+        let octets = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
+        bytes.append(UInt8(ascii: "\""))
+        for (index, octet) in octets.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(Self.hexDigits[Int(octet >> 4)])
+            bytes.append(Self.hexDigits[Int(octet & 0xF)])
+        }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// An RFC 3339 UTC timestamp with milliseconds, written digit by digit.
+    public mutating func timestamp(_ time: Timestamp) {
+        separate()
+        let day = Day(containing: time)
+        let msOfDay = Int(time.millisecondsSince1970 - Int64(day.daysSince1970) * 86_400_000)
+        bytes.append(UInt8(ascii: "\""))
+        writeDay(day)
+        bytes.append(UInt8(ascii: "T"))
+        writeDigits(msOfDay / 3_600_000, 2)
+        bytes.append(UInt8(ascii: ":"))
+        writeDigits(msOfDay / 60_000 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        writeDigits(msOfDay / 1000 % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        writeDigits(msOfDay % 1000, 3)
+        bytes.append(contentsOf: "Z\"".utf8)
+        needsComma = true
+    }
+
+    /// A day as `YYYY-MM-DD`.
+    public mutating func day(_ day: Day) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        writeDay(day)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// Anything that renders itself.
+    public mutating func value(_ value: some JSONRepresentable) { value.write(to: &self) }
+
+    /// An array of things that render themselves.
+    public mutating func array<S: Sequence>(_ items: S) where S.Element: JSONRepresentable {
+        beginArray()
+        for item in items { item.write(to: &self) }
+        endArray()
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func writeDay(_ day: Day) {
+        let (year, month, date) = day.components
+        writeDigits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        writeDigits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        writeDigits(date, 2)
+    }
+
+    private mutating func writeDigits(_ value: Int, _ width: Int) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
+            case 0x0A: bytes.append(contentsOf: "\\n".utf8)
+            case 0x0D: bytes.append(contentsOf: "\\r".utf8)
+            case 0x09: bytes.append(contentsOf: "\\t".utf8)
+            case 0..<0x20:
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// A type that renders itself as JSON: the wire types of the API.
+public protocol JSONRepresentable {
+    func write(to writer: inout JSONWriter)
+}
+
+extension JSONRepresentable {
+    /// The rendered document.
+    public var jsonBytes: [UInt8] {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+}
+
+extension JSONValue: JSONRepresentable {
+    public func write(to writer: inout JSONWriter) {
+        switch self {
+        case .null: writer.null()
+        case .bool(let value): writer.bool(value)
+        case .number(let literal): writer.number(literal)
+        case .string(let text): writer.string(text)
+        case .array(let items): writer.array(items)
+        case .object(let members):
+            writer.beginObject()
+            for member in members {
+                writer.key(member.key)
+                member.value.write(to: &writer)
+            }
+            writer.endObject()
+        }
+    }
+}

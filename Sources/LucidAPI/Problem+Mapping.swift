@@ -1,0 +1,64 @@
+import LucidModel
+import LucidStore
+
+// Every domain and store error as a problem: exhaustive switches with no `default`,
+// so a new case cannot ship unmapped.
+
+extension Problem {
+    /// A refused action. `prefix` locates the action in the request body ("" for a REST
+    /// body that is the action's payload, "/actions/3" in a batch).
+    static func refused(_ error: ReduceError, at prefix: String) -> Problem {
+        switch error {
+        case .invalid(let errors):
+            return .invalid(errors, under: prefix)
+        case .dreamNotFound(let id):
+            return Problem(.notFound, "There is no dream \(id.uuidString.lowercased()) in this journal.",
+                           faults: prefix.isEmpty ? [] : [Fault(location: .pointer(prefix + "/id"), detail: "no such dream")])
+        case .dreamAlreadyExists(let id):
+            return Problem(.dreamExists, "The journal already holds a dream \(id.uuidString.lowercased()).",
+                           faults: [Fault(location: .pointer(prefix + (prefix.isEmpty ? "/id" : "/dream/id")),
+                                          detail: "already in the journal")])
+        }
+    }
+
+    /// A journal error; `locate` says where the action at an index of the batch sits in the body.
+    static func journal(_ error: JournalError, locate: (Int) -> String) -> Problem {
+        switch error {
+        case .versionMismatch(let expected, let actual):
+            return Problem(.preconditionFailed, "If-Match named version \(expected), but the journal is at version \(actual).",
+                           headers: [("ETag", "\"\(actual)\"")])
+        case .rejected(let batch):
+            return refused(batch.error, at: locate(batch.index))
+        case .nothingToUndo:
+            return Problem(.nothingToUndo, "Every change in this journal is already undone.")
+        case .nothingToRedo:
+            return Problem(.nothingToRedo, "There is no undone change to redo.")
+        case .versionNotFound(let version):
+            return Problem(.notFound, "The journal has no version \(version).")
+        case .storage(let failure):
+            return storage(failure)
+        }
+    }
+
+    static func account(_ error: AccountError) -> Problem {
+        switch error {
+        case .usernameTaken:
+            return Problem(.usernameTaken, "That username is taken.",
+                           faults: [Fault(location: .pointer("/username"), detail: "is taken")])
+        case .storage(let failure):
+            return storage(failure)
+        }
+    }
+
+    /// A database failure: passing ones (busy, full, read-only) ask the client to retry;
+    /// anything else is an internal error whose detail stays in the log.
+    static func storage(_ failure: SQLiteError) -> Problem {
+        switch failure.kind {
+        case .busy, .full, .readOnly:
+            return Problem(.unavailable, "The journal cannot be written right now; nothing was changed.",
+                           headers: [("Retry-After", "1")])
+        case .constraint, .other:
+            return Problem(.internal, "Something went wrong on our side; nothing was changed.")
+        }
+    }
+}

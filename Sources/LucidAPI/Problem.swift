@@ -1,0 +1,139 @@
+import LucidHTTP
+import LucidModel
+
+/// An RFC 9457 problem document: every error answer of the API.
+public struct Problem: Error, Hashable, Sendable {
+    /// The stable kinds of problem; the raw value ends the `type` URI.
+    public enum Kind: String, Sendable {
+        case badRequest = "bad-request"
+        case unauthorized
+        case registrationClosed = "registration-closed"
+        case notFound = "not-found"
+        case methodNotAllowed = "method-not-allowed"
+        case preconditionFailed = "precondition-failed"
+        case payloadTooLarge = "payload-too-large"
+        case unsupportedMediaType = "unsupported-media-type"
+        case validationFailed = "validation-failed"
+        case usernameTaken = "username-taken"
+        case dreamExists = "dream-exists"
+        case nothingToUndo = "nothing-to-undo"
+        case nothingToRedo = "nothing-to-redo"
+        case tooManyAttempts = "too-many-attempts"
+        case unavailable
+        case `internal`
+
+        var status: Int {
+            switch self {
+            case .badRequest: 400
+            case .unauthorized: 401
+            case .registrationClosed: 403
+            case .notFound: 404
+            case .methodNotAllowed: 405
+            case .preconditionFailed: 412
+            case .payloadTooLarge: 413
+            case .unsupportedMediaType: 415
+            case .validationFailed: 422
+            case .usernameTaken, .dreamExists, .nothingToUndo, .nothingToRedo: 409
+            case .tooManyAttempts: 429
+            case .unavailable: 503
+            case .internal: 500
+            }
+        }
+
+        var title: String {
+            switch self {
+            case .badRequest: "Bad request"
+            case .unauthorized: "Unauthorized"
+            case .registrationClosed: "Registration closed"
+            case .notFound: "Not found"
+            case .methodNotAllowed: "Method not allowed"
+            case .preconditionFailed: "Precondition failed"
+            case .payloadTooLarge: "Payload too large"
+            case .unsupportedMediaType: "Unsupported media type"
+            case .validationFailed: "Validation failed"
+            case .usernameTaken: "Username taken"
+            case .dreamExists: "Dream exists"
+            case .nothingToUndo: "Nothing to undo"
+            case .nothingToRedo: "Nothing to redo"
+            case .tooManyAttempts: "Too many attempts"
+            case .unavailable: "Temporarily unavailable"
+            case .internal: "Internal error"
+            }
+        }
+    }
+
+    /// A field or parameter at fault: `pointer` into the body, or a query `parameter`.
+    public struct Fault: Hashable, Sendable {
+        public enum Location: Hashable, Sendable {
+            case pointer(String)
+            case parameter(String)
+        }
+
+        public var location: Location
+        public var detail: String
+    }
+
+    public var kind: Kind
+    public var detail: String
+    public var faults: [Fault] = []
+    /// Extra headers: `Allow`, `WWW-Authenticate`, `Retry-After`.
+    public var headers: [(name: String, value: String)] = []
+
+    /// A problem of `kind` explained by `detail`.
+    public init(_ kind: Kind, _ detail: String, faults: [Fault] = [], headers: [(name: String, value: String)] = []) {
+        self.kind = kind
+        self.detail = detail
+        self.faults = faults
+        self.headers = headers
+    }
+
+    /// A 422 naming each invalid field.
+    static func invalid(_ errors: [FieldError], under prefix: String = "") -> Problem {
+        Problem(.validationFailed, "One or more fields are invalid.",
+                faults: errors.map { Fault(location: .pointer(prefix + $0.pointer), detail: $0.detail) })
+    }
+
+    /// A 400 naming a bad query parameter.
+    static func badParameter(_ name: String, _ detail: String) -> Problem {
+        Problem(.badRequest, "The query parameter \(name) is invalid.", faults: [Fault(location: .parameter(name), detail: detail)])
+    }
+
+    /// The problem as a response with `application/problem+json`, carrying `requestID`.
+    func response(requestID: String) -> Response {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("type"); writer.string("/problems/" + kind.rawValue)
+        writer.key("title"); writer.string(kind.title)
+        writer.key("status"); writer.int(kind.status)
+        writer.key("detail"); writer.string(detail)
+        if !faults.isEmpty {
+            writer.key("errors")
+            writer.beginArray()
+            for fault in faults {
+                writer.beginObject()
+                switch fault.location {
+                case .pointer(let pointer): writer.key("pointer"); writer.string(pointer)
+                case .parameter(let name): writer.key("parameter"); writer.string(name)
+                }
+                writer.key("detail"); writer.string(fault.detail)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        writer.key("requestId"); writer.string(requestID)
+        writer.endObject()
+        return Response(
+            status: kind.status, headers: [("Content-Type", "application/problem+json")] + headers, body: writer.bytes)
+    }
+
+    public static func == (lhs: Problem, rhs: Problem) -> Bool {
+        lhs.kind == rhs.kind && lhs.detail == rhs.detail && lhs.faults == rhs.faults
+            && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind.rawValue)
+        hasher.combine(detail)
+        hasher.combine(faults)
+    }
+}

@@ -1,0 +1,61 @@
+import LucidHTTP
+
+/// Maps a method and a path to a handler, and tells a wrong method (405, with the allowed
+/// ones) from an unknown path (404).
+struct Router: Sendable {
+    typealias Handler = @Sendable (API, inout Call) throws(Problem) -> Response
+
+    struct Route: Sendable {
+        let method: String
+        let pattern: String
+        let segments: [Substring]
+        let handler: Handler
+    }
+
+    private(set) var routes: [Route] = []
+
+    /// Adds `handler` for `method` on `pattern`, where `{name}` segments capture a parameter.
+    mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: pattern, segments: Self.split(pattern), handler: handler))
+    }
+
+    private static func split(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+    }
+
+    /// The outcome of matching a request.
+    enum Match {
+        case found(Handler, parameters: [String: String])
+        case wrongMethod(allowed: [String])
+        case notFound
+    }
+
+    /// HEAD is answered by the GET handler; libmicrohttpd leaves out the body.
+    func match(method: String, path: String) -> Match {
+        let segments = Self.split(path)
+        var allowed: [String] = []
+        for route in routes {
+            guard let parameters = Self.parameters(of: route, in: segments) else { continue }
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return .found(route.handler, parameters: parameters)
+            }
+            allowed.append(route.method)
+            if route.method == "GET" { allowed.append("HEAD") }
+        }
+        return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
+    }
+
+    private static func parameters(of route: Route, in segments: [Substring]) -> [String: String]? {
+        guard route.segments.count == segments.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (pattern, segment) in zip(route.segments, segments) {
+            if pattern.hasPrefix("{") && pattern.hasSuffix("}") {
+                guard !segment.isEmpty else { return nil }
+                parameters[String(pattern.dropFirst().dropLast())] = String(segment)
+            } else if pattern != segment {
+                return nil
+            }
+        }
+        return parameters
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import LucidModel
+import LucidStore
+
+// How the domain looks on the wire. Member order is fixed here, so responses are stable.
+
+extension Creature: JSONRepresentable {
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("kind")
+        writer.string(kind.rawValue)
+        if let color {
+            writer.key("color")
+            writer.string(color.rawValue)
+        }
+        writer.endObject()
+    }
+}
+
+extension JSONWriter {
+    /// Effects in declaration order.
+    mutating func effects(_ effects: Set<Effect>) {
+        beginArray()
+        for effect in Effect.allCases where effects.contains(effect) { string(effect.rawValue) }
+        endArray()
+    }
+}
+
+extension Dream: JSONRepresentable {
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id"); writer.uuid(id)
+        writer.key("description"); writer.string(description)
+        writer.key("creature"); writer.value(creature)
+        writer.key("effects"); writer.effects(effects)
+        writer.key("numberOfCreatures"); writer.int(numberOfCreatures)
+        writer.key("dreamtOn"); writer.day(dreamtOn)
+        writer.key("createdAt"); writer.timestamp(createdAt)
+        writer.key("updatedAt"); writer.timestamp(updatedAt)
+        writer.endObject()
+    }
+}
+
+extension Snapshot: JSONRepresentable {
+    /// `{version, favoriteCreature, dreams}`.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("version"); writer.int(version)
+        writer.key("favoriteCreature"); writer.value(model.favoriteCreature)
+        writer.key("dreams"); writer.array(model.dreams)
+        writer.endObject()
+    }
+}
+
+extension ModelDiff: JSONRepresentable {
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("inserted")
+        writer.beginArray()
+        for insertion in inserted {
+            writer.beginObject()
+            writer.key("index"); writer.int(insertion.index)
+            writer.key("dream"); writer.value(insertion.dream)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("updated"); writer.array(updated)
+        writer.key("deleted")
+        writer.beginArray()
+        for id in deleted { writer.uuid(id) }
+        writer.endArray()
+        writer.key("moved")
+        writer.beginArray()
+        for move in moved {
+            writer.beginObject()
+            writer.key("id"); writer.uuid(move.id)
+            writer.key("toIndex"); writer.int(move.toIndex)
+            writer.endObject()
+        }
+        writer.endArray()
+        if let favoriteCreature {
+            writer.key("favoriteCreature"); writer.value(favoriteCreature)
+        }
+        writer.endObject()
+    }
+}
+
+extension Action: JSONRepresentable {
+    /// An action as history lists it, with the ids and times the server stamped on it.
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("type"); writer.string(type)
+        switch self {
+        case .addDream(let dream, let index):
+            writer.key("dream"); writer.value(dream)
+            if let index { writer.key("index"); writer.int(index) }
+        case .updateDream(let id, let changes, let at):
+            writer.key("id"); writer.uuid(id)
+            if let description = changes.description { writer.key("description"); writer.string(description) }
+            if let creature = changes.creature { writer.key("creature"); writer.value(creature) }
+            if let effects = changes.effects { writer.key("effects"); writer.effects(effects) }
+            if let count = changes.numberOfCreatures { writer.key("numberOfCreatures"); writer.int(count) }
+            if let day = changes.dreamtOn { writer.key("dreamtOn"); writer.day(day) }
+            writer.key("updatedAt"); writer.timestamp(at)
+        case .deleteDream(let id):
+            writer.key("id"); writer.uuid(id)
+        case .moveDream(let id, let toIndex):
+            writer.key("id"); writer.uuid(id)
+            writer.key("toIndex"); writer.int(toIndex)
+        case .setFavoriteCreature(let creature):
+            writer.key("creature"); writer.value(creature)
+        }
+        writer.endObject()
+    }
+}
+
+extension HistoryEntry: JSONRepresentable {
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("version"); writer.int(version)
+        switch kind {
+        case .change(let actions):
+            writer.key("kind"); writer.string("change")
+            writer.key("at"); writer.timestamp(at)
+            writer.key("actions"); writer.array(actions)
+        case .undo(let reverted):
+            writer.key("kind"); writer.string("undo")
+            writer.key("at"); writer.timestamp(at)
+            writer.key("reverts"); writer.int(reverted)
+        case .redo(let reapplied):
+            writer.key("kind"); writer.string("redo")
+            writer.key("at"); writer.timestamp(at)
+            writer.key("reapplies"); writer.int(reapplied)
+        }
+        writer.endObject()
+    }
+}
+
+extension User: JSONRepresentable {
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id"); writer.uuid(id)
+        writer.key("username"); writer.string(username)
+        writer.key("createdAt"); writer.timestamp(createdAt)
+        writer.endObject()
+    }
+}
+
+/// `{version, diff}`: the answer to undo, redo, a batch of actions, and "what changed since".
+struct VersionedDiff: JSONRepresentable {
+    var version: Int
+    var diff: ModelDiff
+
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("version"); writer.int(version)
+        writer.key("diff"); writer.value(diff)
+        writer.endObject()
+    }
+}

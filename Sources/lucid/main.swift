@@ -1,0 +1,28 @@
+import Foundation
+import LucidAPI
+import LucidHTTP
+import LucidStore
+
+// lucid: the command line. Everything here is wiring; the work happens in the modules.
+
+let version = "1.0.0"
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+switch arguments.first {
+case "--help", "-h", "help":
+    print(Configuration.help)
+case "--version":
+    print("lucid \(version)")
+case "serve":
+    do {
+        let configuration = try Configuration(
+            arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        exit(Service.run(configuration))
+    } catch {
+        FileHandle.standardError.write(Data("lucid: \(error)\n".utf8))
+        exit(64)
+    }
+default:
+    FileHandle.standardError.write(Data("lucid: expected serve, --help or --version\n\n\(Configuration.help)\n".utf8))
+    exit(64)
+}

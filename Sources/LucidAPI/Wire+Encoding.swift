@@ -18,10 +18,11 @@ extension Creature: JSONRepresentable {
 }
 
 extension JSONWriter {
-    /// Effects in declaration order.
+    /// Effects in declaration order, through a bit set rather than a hash lookup per effect.
     mutating func effects(_ effects: Set<Effect>) {
+        let bits = effects.reduce(0) { $0 | 1 << $1.ordinal }
         beginArray()
-        for effect in Effect.allCases where effects.contains(effect) { string(effect.rawValue) }
+        for effect in Effect.allCases where bits & 1 << effect.ordinal != 0 { string(effect.rawValue) }
         endArray()
     }
 }

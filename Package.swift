@@ -10,6 +10,11 @@ let package = Package(
         .library(name: "LucidModel", targets: ["LucidModel"]),
         .library(name: "LucidStore", targets: ["LucidStore"]),
     ],
+    dependencies: [
+        // TreeSet: a persistent hash set whose copies share structure, so every version of a
+        // journal can know its dream ids without copying them.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
     targets: [
         // C libraries, each wrapped by exactly one Swift module.
         .systemLibrary(
@@ -31,7 +36,10 @@ let package = Package(
         ),
 
         // The domain: values, pure reducers, diffs. Imports nothing of ours.
-        .target(name: "LucidModel"),
+        .target(
+            name: "LucidModel",
+            dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]
+        ),
 
         // SQLite persistence of versioned journals.
         .target(

@@ -1,4 +1,5 @@
 import Foundation
+import HashTreeCollections
 
 /// The dreams of a model in order: an array-like collection kept in chunks that copies
 /// share. Changing one dream of a 10,000-dream journal copies one chunk and the list of
@@ -8,7 +9,14 @@ public struct DreamList: Sendable {
     /// An immutable run of dreams; a change makes a new chunk, so sharing one is always safe.
     fileprivate final class Chunk: Sendable {
         let dreams: [Dream]
-        init(_ dreams: [Dream]) { self.dreams = dreams }
+        /// The ids in this chunk, so finding a dream probes each chunk once instead of
+        /// comparing every id: that search was most of the cost of adding to a large journal.
+        let ids: Set<UUID>
+
+        init(_ dreams: [Dream]) {
+            self.dreams = dreams
+            self.ids = Set(dreams.map(\.id))
+        }
     }
 
     /// The most dreams a chunk holds; a replacement that grows one past this splits it.
@@ -17,6 +25,10 @@ public struct DreamList: Sendable {
     private var chunks: [Chunk] = []
     /// `ends[i]` is the number of dreams in chunks `0...i`. No chunk is empty.
     private var ends: [Int] = []
+    /// How often each id occurs in the list (once, in a model), in a persistent hash map
+    /// that copies share: asking whether a new dream's id is taken costs the same at 10
+    /// dreams as at 100,000.
+    private var ids: TreeDictionary<UUID, Int> = [:]
 
     /// An empty list.
     public init() {}
@@ -43,6 +55,14 @@ public struct DreamList: Sendable {
         let replacement = dreams.isEmpty
             ? []
             : stride(from: 0, to: dreams.count, by: size).map { Chunk(Array(dreams[$0..<Swift.min($0 + size, dreams.count)])) }
+        // Only ids that come or go touch the shared map: appending to a chunk of 63
+        // changes one entry, not 127.
+        var change: [UUID: Int] = [:]
+        for chunk in chunks[range] {
+            for dream in chunk.dreams { change[dream.id, default: 0] -= 1 }
+        }
+        for dream in dreams { change[dream.id, default: 0] += 1 }
+        for (id, delta) in change where delta != 0 { tally(id, by: delta) }
         chunks.replaceSubrange(range, with: replacement)
         var total = range.lowerBound == 0 ? 0 : ends[range.lowerBound - 1]
         ends.removeSubrange(range.lowerBound...)
@@ -52,12 +72,19 @@ public struct DreamList: Sendable {
         }
     }
 
-    /// The position of the dream with `id`: a scan of the chunks, with no search per element.
+    /// Records that `id` occurs `delta` more (or fewer) times.
+    private mutating func tally(_ id: UUID, by delta: Int) {
+        let count = (ids[id] ?? 0) + delta
+        ids[id] = count > 0 ? count : nil
+    }
+
+    /// The position of the dream with `id`: one set probe per chunk, then a scan of the
+    /// one chunk that holds it.
     public func index(ofDream id: UUID) -> Int? {
-        var start = 0
-        for chunk in chunks {
-            if let offset = chunk.dreams.firstIndex(where: { $0.id == id }) { return start + offset }
-            start += chunk.dreams.count
+        guard ids[id] != nil else { return nil }
+        for (position, chunk) in chunks.enumerated() where chunk.ids.contains(id) {
+            guard let offset = chunk.dreams.firstIndex(where: { $0.id == id }) else { return nil }
+            return (position == 0 ? 0 : ends[position - 1]) + offset
         }
         return nil
     }
@@ -67,7 +94,11 @@ public struct DreamList: Sendable {
         var rebuilt: [Chunk] = []
         var changed = false
         for chunk in chunks {
-            let kept = try chunk.dreams.filter { try !shouldBeRemoved($0) }
+            let kept = try chunk.dreams.filter { dream in
+                guard try shouldBeRemoved(dream) else { return true }
+                tally(dream.id, by: -1)
+                return false
+            }
             if kept.count == chunk.dreams.count {
                 rebuilt.append(chunk)
             } else {
@@ -120,6 +151,8 @@ extension DreamList: RandomAccessCollection, MutableCollection, RangeReplaceable
             precondition(position >= 0 && position < endIndex, "DreamList index out of range")
             let (chunk, start) = locate(position)
             var dreams = chunks[chunk].dreams
+            tally(dreams[position - start].id, by: -1)
+            tally(newValue.id, by: 1)
             dreams[position - start] = newValue
             chunks[chunk] = Chunk(dreams)
         }

@@ -67,6 +67,9 @@ final class Connection {
         }
     }
 
+    /// Whether a transaction is open on this connection.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Rows that the last statement changed.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 }

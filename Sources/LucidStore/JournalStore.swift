@@ -5,13 +5,16 @@ import Synchronization
 /// Every user's journal, versioned, in one SQLite database.
 ///
 /// Writes go through one connection behind a lock (SQLite allows one writer at a time
-/// anyway): read the head, reduce, persist in one transaction, then publish the new head.
-/// The heads of active journals stay in memory, so reading a current model touches no
-/// disk; history and old versions are read through a second connection.
+/// anyway): read the head, reduce, write the version, then publish the new head once it
+/// is on disk. Writes that arrive while a commit is syncing share the next commit (group
+/// commit), so durable writes are not limited to one per disk sync. The heads of active
+/// journals stay in memory, so reading a current model touches no disk; history and old
+/// versions are read through a second connection.
 public final class JournalStore: Sendable {
-    private let writer: Mutex<Writer>
+    let writer: Mutex<Writer>
     private let reader: Mutex<Connection>
-    private let heads = Mutex<[UUID: JournalHead]>([:])
+    /// The committed head of every loaded journal: what readers see.
+    let heads = Mutex<[UUID: JournalHead]>([:])
 
     /// Opens the database at `path` (creating it and its folder if needed) and applies
     /// any migrations it lacks.
@@ -31,8 +34,7 @@ public final class JournalStore: Sendable {
 
     /// The journal's newest version, from memory once the journal has been loaded.
     public func head(of user: UUID) throws(JournalError) -> Snapshot {
-        if let head = heads.withLock({ $0[user] }) { return head.snapshot }
-        return try write(user) { (head, _, _) throws(JournalError) in head.snapshot }
+        try committedHead(of: user).snapshot
     }
 
     /// The whole model as it was at `version`.
@@ -51,7 +53,7 @@ public final class JournalStore: Sendable {
 
     /// Up to `limit` versions older than `before` (all versions when `nil`), newest first.
     public func history(of user: UUID, before: Int? = nil, limit: Int = 50) throws(JournalError) -> HistoryPage {
-        let head = try write(user) { (head, _, _) throws(JournalError) in head }
+        let head = try committedHead(of: user)
         let rows = try read { (tables) throws(SQLiteError) in
             try tables.versions(of: user, before: before ?? head.version + 1, limit: limit + 1)
         }
@@ -153,47 +155,9 @@ public final class JournalStore: Sendable {
         return Commit(version: version, model: model, diff: diff, created: true)
     }
 
-    private static func check(_ expected: Int?, against head: JournalHead) throws(JournalError) {
+    static func check(_ expected: Int?, against head: JournalHead) throws(JournalError) {
         if let expected, expected != head.version {
             throw .versionMismatch(expected: expected, actual: head.version)
-        }
-    }
-
-    /// Writes one version in one transaction: all of it or, if anything fails, nothing.
-    private static func persist(
-        _ row: VersionRow, ending ended: Set<UUID>, beginning records: [DreamRecord], of user: UUID,
-        in tables: JournalTables
-    ) throws(JournalError) {
-        do {
-            try tables.transaction { () throws(SQLiteError) in
-                for id in ended { try tables.end(id, of: user, at: row.version) }
-                for record in records { try tables.begin(record, of: user, at: row.version) }
-                try tables.insert(row, of: user)
-            }
-        } catch {
-            throw .storage(error)
-        }
-    }
-
-    /// Runs `body` with the journal's head and order keys under the write lock, loading
-    /// them if they are not cached. The head `body` leaves is published only if it returns.
-    private func write<T: Sendable>(
-        _ user: UUID, _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> T
-    ) throws(JournalError) -> T {
-        try writer.withLock { (writer) throws(JournalError) -> T in
-            let tables = JournalTables(connection: writer.connection)
-            var head: JournalHead
-            if let cached = heads.withLock({ $0[user] }), writer.keys[user] != nil {
-                head = cached
-            } else {
-                let keys: OrderKeys
-                do throws(SQLiteError) { (head, keys) = try Self.load(user, from: tables) } catch { throw .storage(error) }
-                writer.keys[user] = keys
-                heads.withLock { [head] in $0[user] = head }
-            }
-            let result = try body(&head, &writer.keys[user]!, tables)
-            heads.withLock { [head] in $0[user] = head }
-            return result
         }
     }
 
@@ -207,7 +171,7 @@ public final class JournalStore: Sendable {
         }
     }
 
-    private static func load(
+    static func load(
         _ user: UUID, from tables: JournalTables
     ) throws(SQLiteError) -> (JournalHead, OrderKeys) {
         try tables.reading { () throws(SQLiteError) in
@@ -217,30 +181,6 @@ public final class JournalStore: Sendable {
             let model = Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))
             return (JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop),
                     OrderKeys(records))
-        }
-    }
-}
-
-/// What only the writer touches: its connection and the order keys of loaded journals.
-private struct Writer {
-    let connection: Connection
-    var keys: [UUID: OrderKeys] = [:]
-}
-
-extension JournalStore {
-    /// The size of the database in bytes once the write-ahead log is folded into it:
-    /// what the benchmark reads to tell how much a version costs.
-    public func databaseBytes() throws(JournalError) -> Int {
-        do {
-            return try writer.withLock { (writer) throws(SQLiteError) -> Int in
-                let connection = writer.connection
-                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                let pages = try connection.statement("PRAGMA page_count").query { $0.int(0) }.first ?? 0
-                let size = try connection.statement("PRAGMA page_size").query { $0.int(0) }.first ?? 0
-                return pages * size
-            }
-        } catch {
-            throw .storage(error)
         }
     }
 }

@@ -32,8 +32,10 @@ struct JournalTables {
         try connection.transaction(body)
     }
 
-    /// Runs `body` inside one read transaction, so every query sees the same snapshot.
+    /// Runs `body` inside one read transaction, so every query sees the same snapshot
+    /// (inside the transaction already open, if there is one).
     func reading<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        guard !connection.isInTransaction else { return try body() }
         try connection.execute("BEGIN")
         defer { try? connection.execute("COMMIT") }
         return try body()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LucidModel
 import Testing
 @testable import LucidStore
@@ -63,6 +64,61 @@ import Testing
         var renamedDream = renamed.applied(to: dream)
         renamedDream.updatedAt = stamp
         #expect(try database.open().head(of: user).model == Model(favoriteCreature: .dragon, dreams: [renamedDream]))
+    }
+
+    @Test func aFailedCommitFailsItsWholeGroupAndChangesNothing() throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        let user = UUID()
+        let dream = Dream(id: UUID(), description: "kept", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
+        _ = try store.apply([.addDream(dream)], to: user, at: Timestamp(millisecondsSince1970: 1))
+        let head = try store.head(of: user), counts = try Self.rowCounts(database)
+
+        // A deferred foreign key is checked only at COMMIT, so the writes succeed and the commit fails.
+        try database.connection().execute("""
+            CREATE TABLE doomed (id INTEGER REFERENCES nowhere (id) DEFERRABLE INITIALLY DEFERRED);
+            CREATE TABLE nowhere (id INTEGER PRIMARY KEY);
+            CREATE TRIGGER doom AFTER INSERT ON versions BEGIN INSERT INTO doomed VALUES (1); END;
+            """)
+        let at = Timestamp(millisecondsSince1970: 2)
+        #expect {
+            _ = try store.apply([.moveDream(id: dream.id, toIndex: 0), .setFavoriteCreature(.dragon)], to: user, at: at)
+        } throws: { error in
+            guard case JournalError.storage(let failure) = error else { return false }
+            return failure.kind == .constraint
+        }
+        #expect(try store.head(of: user) == head)
+        #expect(try Self.rowCounts(database) == counts)
+
+        try database.connection().execute("DROP TRIGGER doom")
+        let commit = try store.apply([.setFavoriteCreature(.dragon)], to: user, at: at)
+        #expect(commit.version == 2)
+        #expect(try database.open().head(of: user) == Snapshot(version: 2, model: commit.model))
+    }
+
+    @Test func concurrentWritersShareCommitsAndEveryAnswerIsDurable() throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        let users = [UUID(), UUID()]
+        let answers = Mutex<[UUID: [Int]]>([:])
+        // 8 threads, 4 per journal, 20 changes each: versions must come out distinct and gapless.
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            let user = users[thread % 2]
+            for step in 0..<20 {
+                let dream = Dream(
+                    id: UUID(), description: "thread \(thread) step \(step)", creature: .crusty,
+                    createdAt: Timestamp(millisecondsSince1970: Int64(step)))
+                guard let commit = try? store.apply([.addDream(dream)], to: user, at: dream.createdAt) else { continue }
+                answers.withLock { $0[user, default: []].append(commit.version) }
+            }
+        }
+        let reopened = try database.open()
+        for user in users {
+            let versions = answers.withLock { $0[user] ?? [] }
+            #expect(versions.sorted() == Array(1...80))
+            #expect(try reopened.head(of: user).version == 80)
+            #expect(try reopened.head(of: user).model.dreams.count == 80)
+        }
     }
 
     @Test func aDatabaseThatCannotBeOpenedIsATypedError() throws {

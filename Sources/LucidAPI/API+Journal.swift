@@ -148,20 +148,25 @@ extension API {
     }
 
     func undo(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
-        let expected = try expectedVersion(call, of: user)
-        let commit = try journal { () throws(JournalError) in
-            try journals.undo(of: user.id, at: environment.now(), expecting: expected)
+        try step(&call) { (user, now, expected) throws(JournalError) in
+            try journals.undo(of: user, at: now, expecting: expected)
         }
-        return Reply.json(VersionedDiff(version: commit.version, diff: commit.diff), version: commit.version)
     }
 
     func redo(_ call: inout Call) throws(Problem) -> Response {
+        try step(&call) { (user, now, expected) throws(JournalError) in
+            try journals.redo(of: user, at: now, expecting: expected)
+        }
+    }
+
+    /// An undo or redo: `{version, diff}` of the version it appends.
+    private func step(
+        _ call: inout Call, _ operation: (UUID, Timestamp, Int?) throws(JournalError) -> Commit
+    ) throws(Problem) -> Response {
         let user = try authenticate(&call)
         let expected = try expectedVersion(call, of: user)
-        let commit = try journal { () throws(JournalError) in
-            try journals.redo(of: user.id, at: environment.now(), expecting: expected)
-        }
+        let now = environment.now()
+        let commit = try journal { () throws(JournalError) in try operation(user.id, now, expected) }
         return Reply.json(VersionedDiff(version: commit.version, diff: commit.diff), version: commit.version)
     }
 

@@ -122,12 +122,12 @@ extension JournalStore {
     /// Writes one version's rows; the caller's savepoint makes it all or nothing.
     static func persist(
         _ row: VersionRow, ending ended: Set<UUID>, beginning records: [DreamRecord], of user: UUID,
-        in tables: JournalTables
+        in tables: JournalTables, encodedActions: String? = nil
     ) throws(JournalError) {
         do throws(SQLiteError) {
             for id in ended { try tables.end(id, of: user, at: row.version) }
             for record in records { try tables.begin(record, of: user, at: row.version) }
-            try tables.insert(row, of: user)
+            try tables.insert(row, of: user, encodedActions: encodedActions)
         } catch {
             throw .storage(error)
         }

@@ -71,7 +71,8 @@ public final class JournalStore: Sendable {
     public func apply(
         _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil
     ) throws(JournalError) -> Commit {
-        try write(user) { (head, keys, tables) throws(JournalError) in
+        let encodedActions = JournalTables.encode(actions)
+        return try write(user) { (head, keys, tables) throws(JournalError) in
             try Self.check(expecting, against: head)
             let model: Model
             do throws(BatchError) { model = try head.model.reduced(by: actions) } catch { throw .rejected(error) }
@@ -85,7 +86,7 @@ public final class JournalStore: Sendable {
             let row = VersionRow(
                 version: version, kind: .change(actions), at: time, favorite: model.favoriteCreature,
                 entryBelow: head.undoTop, undoTop: version, redoTop: nil)
-            try Self.persist(row, ending: ended, beginning: records, of: user, in: tables)
+            try Self.persist(row, ending: ended, beginning: records, of: user, in: tables, encodedActions: encodedActions)
             keys.update(ending: ended, beginning: records)
             head = JournalHead(version: version, model: model, undoTop: version, redoTop: nil)
             return Commit(version: version, model: model, diff: diff, created: true)

@@ -99,12 +99,18 @@ struct JournalTables {
         }
     }
 
-    func insert(_ row: VersionRow, of user: UUID) throws(SQLiteError) {
+    /// The JSON a change's actions are stored as. Made before the write lock is taken, so
+    /// the encoding does not hold up other writers.
+    static func encode(_ actions: [Action]) -> String {
+        (try? JSONEncoder().encode(actions)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+
+    /// Adds `row`; a change's actions come as `encodedActions`, made by `encode(_:)`.
+    func insert(_ row: VersionRow, of user: UUID, encodedActions: String? = nil) throws(SQLiteError) {
         let (kind, actions, target): (String, SQLValue, SQLValue)
         switch row.kind {
         case .change(let list):
-            let json = (try? JSONEncoder().encode(list)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-            (kind, actions, target) = ("change", .text(json), .null)
+            (kind, actions, target) = ("change", .text(encodedActions ?? Self.encode(list)), .null)
         case .undo(let reverted): (kind, actions, target) = ("undo", .null, .integer(reverted))
         case .redo(let reapplied): (kind, actions, target) = ("redo", .null, .integer(reapplied))
         }

@@ -46,22 +46,12 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// An RFC 3339 UTC timestamp with milliseconds, written digit by digit.
+    /// An RFC 3339 UTC timestamp with milliseconds.
     public mutating func timestamp(_ time: Timestamp) {
         separate()
-        let day = Day(containing: time)
-        let msOfDay = Int(time.millisecondsSince1970 - Int64(day.daysSince1970) * 86_400_000)
         bytes.append(UInt8(ascii: "\""))
-        writeDay(day)
-        bytes.append(UInt8(ascii: "T"))
-        writeDigits(msOfDay / 3_600_000, 2)
-        bytes.append(UInt8(ascii: ":"))
-        writeDigits(msOfDay / 60_000 % 60, 2)
-        bytes.append(UInt8(ascii: ":"))
-        writeDigits(msOfDay / 1000 % 60, 2)
-        bytes.append(UInt8(ascii: "."))
-        writeDigits(msOfDay % 1000, 3)
-        bytes.append(contentsOf: "Z\"".utf8)
+        time.appendRFC3339(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -69,7 +59,7 @@ public struct JSONWriter {
     public mutating func day(_ day: Day) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        writeDay(day)
+        day.appendISO8601(to: &bytes)
         bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
@@ -86,26 +76,6 @@ public struct JSONWriter {
 
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
-    }
-
-    private mutating func writeDay(_ day: Day) {
-        let (year, month, date) = day.components
-        writeDigits(year, 4)
-        bytes.append(UInt8(ascii: "-"))
-        writeDigits(month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        writeDigits(date, 2)
-    }
-
-    private mutating func writeDigits(_ value: Int, _ width: Int) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-            rest %= divisor
-            divisor /= 10
-        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

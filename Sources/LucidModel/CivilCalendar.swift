@@ -45,7 +45,12 @@ extension Substring.UTF8View {
     }
 }
 
-func zeroPadded(_ value: Int, width: Int) -> String {
-    let digits = String(value)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+/// Appends the last `width` decimal digits of `value`, zero-padded, as ASCII.
+func appendDigits(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+    var divisor = 1
+    for _ in 1..<width { divisor *= 10 }
+    while divisor > 0 {
+        bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+        divisor /= 10
+    }
 }

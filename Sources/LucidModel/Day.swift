@@ -36,8 +36,19 @@ public struct Day: Hashable, Comparable, Sendable {
 
     /// `YYYY-MM-DD`.
     public var iso8601: String {
+        var bytes: [UInt8] = []
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `YYYY-MM-DD` as ASCII, for renderers that write bytes.
+    public func appendISO8601(to bytes: inout [UInt8]) {
         let (year, month, day) = components
-        return "\(zeroPadded(year, width: 4))-\(zeroPadded(month, width: 2))-\(zeroPadded(day, width: 2))"
+        appendDigits(year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(day, width: 2, to: &bytes)
     }
 
     public static func < (lhs: Day, rhs: Day) -> Bool { lhs.daysSince1970 < rhs.daysSince1970 }

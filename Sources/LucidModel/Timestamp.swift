@@ -10,13 +10,26 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     /// RFC 3339 in UTC with three fractional digits.
     public var rfc3339: String {
-        let ms = millisecondsSince1970
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendRFC3339(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the RFC 3339 form as ASCII, for renderers that write bytes.
+    public func appendRFC3339(to bytes: inout [UInt8]) {
         let day = Day(containing: self)
-        let msOfDay = Int(ms - Int64(day.daysSince1970) * 86_400_000)
-        let (hours, minutes) = (msOfDay / 3_600_000, msOfDay / 60_000 % 60)
-        let (seconds, millis) = (msOfDay / 1000 % 60, msOfDay % 1000)
-        return "\(day.iso8601)T\(zeroPadded(hours, width: 2)):\(zeroPadded(minutes, width: 2)):"
-            + "\(zeroPadded(seconds, width: 2)).\(zeroPadded(millis, width: 3))Z"
+        let msOfDay = Int(millisecondsSince1970 - Int64(day.daysSince1970) * 86_400_000)
+        day.appendISO8601(to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(msOfDay / 3_600_000, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(msOfDay / 60_000 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(msOfDay / 1000 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(msOfDay % 1000, width: 3, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// Parses the form `rfc3339` writes: `YYYY-MM-DDTHH:MM:SS.sssZ`, also without the fraction.

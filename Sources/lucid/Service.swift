@@ -4,6 +4,7 @@ import LucidAPI
 import LucidHTTP
 import LucidModel
 import LucidStore
+import Synchronization
 
 /// Runs the server until SIGINT or SIGTERM, then drains it and closes the database.
 enum Service {
@@ -23,6 +24,7 @@ enum Service {
                 host: configuration.host, port: configuration.port, threads: configuration.threads))
         } catch {
             log.write("cannot open the database at \(configuration.database): \(error)")
+            log.flush()
             return 1
         }
         let port: UInt16
@@ -30,6 +32,7 @@ enum Service {
             port = try server.start()
         } catch {
             log.write("cannot listen: \(error)")
+            log.flush()
             return 1
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -40,6 +43,7 @@ enum Service {
         log.write("stopping: finishing requests in flight")
         server.stop()
         log.write("stopped")
+        log.flush()
         return 0
     }
 
@@ -59,10 +63,50 @@ enum Service {
     }
 }
 
-/// One line per event on standard error, with a UTC time stamp, in one write each so
-/// lines from concurrent requests never interleave.
-struct Log: Sendable {
+/// One line per event on standard error, with a UTC time stamp. Lines are gathered in
+/// memory and written by a timer ten times a second (or at once past 64 KiB), so a busy
+/// server makes a few writes a second instead of one system call per request; `flush()`
+/// writes what is left when the server stops.
+final class Log: Sendable {
+    private let pending = Mutex<[UInt8]>([])
+    /// Held while a batch is taken and written, so batches reach the file in order.
+    private let writing = Mutex(())
+    /// Only set in `init`; a dispatch source is safe to use from any thread.
+    private nonisolated(unsafe) let timer: any DispatchSourceTimer
+
+    private static let flushThreshold = 64 << 10
+
+    init() {
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "lucid.log"))
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+        timer.setEventHandler { [weak self] in self?.flush() }
+        timer.activate()
+    }
+
+    deinit { timer.cancel() }
+
     func write(_ line: String) {
-        FileHandle.standardError.write(Data("\(Environment.live.now().rfc3339) \(line)\n".utf8))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.utf8.count + 26)
+        Environment.live.now().appendRFC3339(to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let full = pending.withLock { pending in
+            pending.append(contentsOf: bytes)
+            return pending.count >= Self.flushThreshold
+        }
+        if full { flush() }
+    }
+
+    /// Writes every gathered line now.
+    func flush() {
+        writing.withLock { _ in
+            let bytes = pending.withLock { pending in
+                defer { pending.removeAll(keepingCapacity: true) }
+                return pending
+            }
+            if !bytes.isEmpty { FileHandle.standardError.write(Data(bytes)) }
+        }
     }
 }

@@ -12,10 +12,9 @@ struct Writer {
     var tentative: [UUID: JournalHead] = [:]
     /// Whether a write transaction is open.
     var open = false
-    /// The number of the group the open (or next) transaction commits.
+    /// The number of the group the open (or next) transaction commits; the groups below it
+    /// are finished (`JournalStore.finishedGroups`): committed, or failed as `failures` says.
     var group = 0
-    /// Groups below this number are finished: committed, or failed as `failures` says.
-    var finished = 0
     /// Groups whose commit failed, kept for the writers still waiting on them.
     var failures: [Int: SQLiteError] = [:]
 }
@@ -90,8 +89,11 @@ extension JournalStore {
     /// Makes sure group `group` is committed: by this thread if nobody has yet. While one
     /// thread syncs, the writes that queue up behind the lock form the next group.
     func commit(_ group: Int) throws(JournalError) {
+        if group < finishedGroups.load(ordering: .acquiring), lastFailedGroup.load(ordering: .acquiring) < group {
+            return
+        }
         try writer.withLock { (writer) throws(JournalError) in
-            if group < writer.finished {
+            if group < writer.group {
                 if let failure = writer.failures[group] { throw .storage(failure) }
                 return
             }
@@ -101,22 +103,23 @@ extension JournalStore {
                 if writer.connection.isInTransaction { _ = try? writer.connection.execute("ROLLBACK") }
                 // Nothing of the group reached the disk: forget its heads and reload its keys.
                 for user in writer.tentative.keys { writer.keys[user] = nil }
-                Self.finish(&writer, failure: error)
+                lastFailedGroup.store(writer.group, ordering: .releasing)
+                finish(&writer, failure: error)
                 throw .storage(error)
             }
             let published = writer.tentative
             heads.withLock { heads in heads.merge(published) { _, new in new } }
-            Self.finish(&writer, failure: nil)
+            finish(&writer, failure: nil)
         }
     }
 
-    private static func finish(_ writer: inout Writer, failure: SQLiteError?) {
+    private func finish(_ writer: inout Writer, failure: SQLiteError?) {
         if let failure { writer.failures[writer.group] = failure }
         writer.failures = writer.failures.filter { $0.key > writer.group - 64 }
         writer.tentative = [:]
         writer.open = false
         writer.group += 1
-        writer.finished = writer.group
+        finishedGroups.store(writer.group, ordering: .releasing)
     }
 
     /// Writes one version's rows; the caller's savepoint makes it all or nothing.

@@ -8,22 +8,11 @@ import Testing
     static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("lucid")
 
-    /// Runs `lucid` with `arguments` to the end (bounded), returning status, stdout and stderr.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return (process.terminationStatus,
-                String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    /// Runs `lucid` with `arguments` to the end (at most 20 s), returning status, stdout and stderr.
+    static func run(_ arguments: [String]) throws -> (status: Int32?, output: String, errors: String) {
+        let child = try ChildProcess(binary, arguments)
+        let status = child.waitForExit(seconds: 20)
+        return (status, child.output, child.errors)
     }
 
     @Test func helpAndVersionWork() throws {
@@ -43,27 +32,13 @@ import Testing
     @Test func servesOnAFreePortLogsRequestsAndStopsCleanlyOnSIGTERM() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = Self.binary
         // A database in a folder that does not exist yet: serve creates it.
-        process.arguments = ["serve", "--port", "0", "--database", folder.appendingPathComponent("new/lucid.sqlite").path]
-        process.environment = ["LUCID_THREADS": "2", "LUCID_REGISTRATION": "closed"]
-        let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let child = try ChildProcess(
+            Self.binary, ["serve", "--port", "0", "--database", folder.appendingPathComponent("new/lucid.sqlite").path],
+            environment: ["LUCID_THREADS": "2", "LUCID_REGISTRATION": "closed"])
 
-        // The first line says where it listens; read it byte by byte, bounded.
-        var line: [UInt8] = []
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, line.last != UInt8(ascii: "\n") {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            line += byte
-        }
-        let announced = String(decoding: line, as: UTF8.self)
-        let port = try #require(announced.split(separator: ":").last.flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
+        let port = try #require(announced.split(separator: ":").last.flatMap { UInt16($0) })
         #expect(announced.hasPrefix("lucid 1.") && announced.contains("http://127.0.0.1:"))
 
         let connection = try TestConnection(port: port)
@@ -74,13 +49,9 @@ import Testing
             body: Array(#"{"username":"ada","password":"correct horse"}"#.utf8))
         #expect(refused.status == 403)
 
-        process.terminate()  // SIGTERM, as Docker sends; SIGINT takes the same path
-        let stopBy = Date().addingTimeInterval(20)
-        while process.isRunning && Date() < stopBy { usleep(10_000) }
-        #expect(!process.isRunning)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.signal(SIGTERM)  // as Docker sends; SIGINT takes the same path
+        #expect(child.waitForExit(seconds: 20) == 0)
+        let log = child.errors
         #expect(log.contains("GET /healthz 200 "))
         #expect(log.contains("POST /v1/users 403 "))
         #expect(!log.contains("correct horse"))

@@ -15,9 +15,8 @@ func expectProblem(
     #expect(json["title"].string?.isEmpty == false, sourceLocation: sourceLocation)
     #expect(json["detail"].string?.isEmpty == false, sourceLocation: sourceLocation)
     #expect(json["requestId"].string?.isEmpty == false, sourceLocation: sourceLocation)
-    if let requestID = response.header("X-Request-Id") {
-        #expect(json["requestId"].string == requestID, sourceLocation: sourceLocation)
-    }
+    #expect(response.header("X-Request-Id") != nil, sourceLocation: sourceLocation)
+    #expect(json["requestId"].string == response.header("X-Request-Id"), sourceLocation: sourceLocation)
 }
 
 /// Checks a 422 whose `errors` point at exactly `expected` (each bad field, nothing else).

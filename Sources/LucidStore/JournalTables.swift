@@ -28,10 +28,6 @@ struct JournalTables {
     /// The `until_version` of a revision that is live now.
     static let live = Int64.max
 
-    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        try connection.transaction(body)
-    }
-
     /// Runs `body` inside one read transaction, so every query sees the same snapshot
     /// (inside the transaction already open, if there is one).
     func reading<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {

@@ -119,19 +119,17 @@ extension HistoryEntry: JSONRepresentable {
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("version"); writer.int(version)
+        writer.key("kind")
         switch kind {
-        case .change(let actions):
-            writer.key("kind"); writer.string("change")
-            writer.key("at"); writer.timestamp(at)
-            writer.key("actions"); writer.array(actions)
-        case .undo(let reverted):
-            writer.key("kind"); writer.string("undo")
-            writer.key("at"); writer.timestamp(at)
-            writer.key("reverts"); writer.int(reverted)
-        case .redo(let reapplied):
-            writer.key("kind"); writer.string("redo")
-            writer.key("at"); writer.timestamp(at)
-            writer.key("reapplies"); writer.int(reapplied)
+        case .change: writer.string("change")
+        case .undo: writer.string("undo")
+        case .redo: writer.string("redo")
+        }
+        writer.key("at"); writer.timestamp(at)
+        switch kind {
+        case .change(let actions): writer.key("actions"); writer.array(actions)
+        case .undo(let reverted): writer.key("reverts"); writer.int(reverted)
+        case .redo(let reapplied): writer.key("reapplies"); writer.int(reapplied)
         }
         writer.endObject()
     }

@@ -1,6 +1,6 @@
 /// A JSON document as a value. Objects keep their members in order, so rendering is
 /// stable and a parsed document can report exactly which member was wrong.
-public enum JSONValue: Hashable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     /// A number as its literal text, so integers stay exact and checks are precise.
@@ -8,12 +8,6 @@ public enum JSONValue: Hashable, Sendable {
     case string(String)
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
-
-    /// An integer number.
-    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
-
-    /// `value`, or `null` when it is `nil`.
-    public static func optional(_ value: JSONValue?) -> JSONValue { value ?? .null }
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
@@ -25,20 +19,6 @@ public enum JSONValue: Hashable, Sendable {
         case (.object(let a), .object(let b)):
             a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: false
-        }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .null: hasher.combine(0)
-        case .bool(let value): hasher.combine(value)
-        case .number(let text), .string(let text): hasher.combine(text)
-        case .array(let items): hasher.combine(items)
-        case .object(let members):
-            for member in members {
-                hasher.combine(member.key)
-                hasher.combine(member.value)
-            }
         }
     }
 

@@ -2,7 +2,7 @@ import LucidHTTP
 import LucidModel
 
 /// An RFC 9457 problem document: every error answer of the API.
-public struct Problem: Error, Hashable, Sendable {
+public struct Problem: Error, Sendable {
     /// The stable kinds of problem; the raw value ends the `type` URI.
     public enum Kind: String, Sendable {
         case badRequest = "bad-request"
@@ -126,14 +126,4 @@ public struct Problem: Error, Hashable, Sendable {
             status: kind.status, headers: [("Content-Type", "application/problem+json")] + headers, body: writer.bytes)
     }
 
-    public static func == (lhs: Problem, rhs: Problem) -> Bool {
-        lhs.kind == rhs.kind && lhs.detail == rhs.detail && lhs.faults == rhs.faults
-            && lhs.headers.map { "\($0.name): \($0.value)" } == rhs.headers.map { "\($0.name): \($0.value)" }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind.rawValue)
-        hasher.combine(detail)
-        hasher.combine(faults)
-    }
 }

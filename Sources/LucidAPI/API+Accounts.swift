@@ -90,10 +90,7 @@ extension API {
 
     func signOut(_ call: inout Call) throws(Problem) -> Response {
         _ = try authenticate(&call)
-        guard let token = call.request.header("authorization")?.split(separator: " ", maxSplits: 1).last else {
-            throw Problem(.unauthorized, "Sign in first.")
-        }
-        let tokenHash = SessionToken.hash(String(token))
+        guard let tokenHash = call.tokenHash else { throw Problem(.unauthorized, "Sign in first.") }
         sessions.forget(tokenHash)
         do throws(AccountError) { try accounts.deleteSession(tokenHash: tokenHash) } catch { throw Problem.account(error) }
         return Reply.noContent()

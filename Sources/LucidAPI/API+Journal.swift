@@ -39,7 +39,7 @@ extension API {
     /// a journal that changes meanwhile neither skips nor repeats a dream.
     func listDreams(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
-        let limit = try call.integerParameter("limit", in: 1...100, default: 50) ?? 50
+        let limit = try call.integerParameter("limit", in: 1...100) ?? 50
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         var snapshot = head, offset = 0
         if let cursor = call.request.queryValue("cursor") {
@@ -173,7 +173,7 @@ extension API {
     /// What a client that has seen version `since` must apply to reach the current version.
     func changes(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
-        guard let since = try call.integerParameter("since", in: 0...Int.max, default: nil) else {
+        guard let since = try call.integerParameter("since", in: 0...Int.max) else {
             throw Problem.badParameter("since", "is required: the version the client has")
         }
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
@@ -185,8 +185,8 @@ extension API {
 
     func history(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
-        let limit = try call.integerParameter("limit", in: 1...100, default: 50) ?? 50
-        let before = try call.integerParameter("before", in: 1...Int.max, default: nil)
+        let limit = try call.integerParameter("limit", in: 1...100) ?? 50
+        let before = try call.integerParameter("before", in: 1...Int.max)
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
         let page = try journal { () throws(JournalError) in try journals.history(of: user.id, before: before, limit: limit) }

@@ -49,6 +49,8 @@ struct Call {
     let requestID: String
     /// Set once the bearer token is checked.
     var user: User?
+    /// The hash of the checked bearer token.
+    var tokenHash: String?
 }
 
 /// The Lucid HTTP API: routes each request to a handler and turns every outcome,

@@ -64,9 +64,9 @@ extension Call {
         return Int(tag.dropFirst().dropLast()).flatMap { $0 >= 0 ? $0 : nil }
     }
 
-    /// A query parameter as an integer within `range`, or `fallback` when absent.
-    func integerParameter(_ name: String, in range: ClosedRange<Int>, default fallback: Int?) throws(Problem) -> Int? {
-        guard let text = request.queryValue(name) else { return fallback }
+    /// A query parameter as an integer within `range`, or `nil` when absent.
+    func integerParameter(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {
+        guard let text = request.queryValue(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw Problem.badParameter(name, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
         }
@@ -111,6 +111,7 @@ enum Reply {
 
 extension API {
     /// The signed-in user, from `Authorization: Bearer <token>`; 401 for anything else.
+    /// Also records the token's hash in `call`, for signing out.
     func authenticate(_ call: inout Call) throws(Problem) -> User {
         let challenge = [(name: "WWW-Authenticate", value: "Bearer realm=\"lucid\"")]
         guard let header = call.request.header("authorization") else {
@@ -136,6 +137,7 @@ extension API {
                           headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
         }
         call.user = entry.user
+        call.tokenHash = tokenHash
         return entry.user
     }
 }

@@ -111,4 +111,33 @@ lucid_errno_text (int code, char *buffer, size_t size)
 #endif
 }
 
+/// The client's address as text ("127.0.0.2", "2001:db8::1") in `buffer`, or "" when
+/// libmicrohttpd does not know it. An IPv4-mapped IPv6 address is written as IPv4, so one
+/// client has one name whichever socket family it came in on.
+static inline void
+lucid_mhd_client_address (struct MHD_Connection *connection, char *buffer, size_t size)
+{
+  if (0 == size)
+    return;
+  buffer[0] = '\0';
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if ((NULL == info) || (NULL == info->client_addr))
+    return;
+  const struct sockaddr *address = info->client_addr;
+  if (AF_INET == address->sa_family)
+  {
+    const struct sockaddr_in *v4 = (const struct sockaddr_in *) address;
+    inet_ntop (AF_INET, &v4->sin_addr, buffer, (socklen_t) size);
+  }
+  else if (AF_INET6 == address->sa_family)
+  {
+    const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *) address;
+    if (IN6_IS_ADDR_V4MAPPED (&v6->sin6_addr))
+      inet_ntop (AF_INET, &v6->sin6_addr.s6_addr[12], buffer, (socklen_t) size);
+    else
+      inet_ntop (AF_INET6, &v6->sin6_addr, buffer, (socklen_t) size);
+  }
+}
+
 #endif

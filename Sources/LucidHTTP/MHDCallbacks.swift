@@ -79,7 +79,8 @@ enum MHDCallbacks {
     ) -> MHD_Result {
         let state = RequestState(
             method: method.map { String(cString: $0) } ?? "",
-            path: url.map { String(cString: $0) } ?? "/"
+            path: url.map { String(cString: $0) } ?? "/",
+            clientAddress: clientAddress(of: connection)
         )
         let stateAddress = Unmanaged.passUnretained(state).toOpaque()
         // The iterators run synchronously inside these calls, so the
@@ -117,6 +118,13 @@ enum MHDCallbacks {
         let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
         state.query.append((name: string(key, keySize), value: string(value, valueSize)))
         return .YES
+    }
+
+    /// The connection's peer address as text (INET6_ADDRSTRLEN is 46 with its NUL).
+    private static func clientAddress(of connection: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        lucid_mhd_client_address(connection, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Copies `size` borrowed bytes into a String (invalid UTF-8 is repaired).

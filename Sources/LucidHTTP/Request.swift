@@ -11,6 +11,9 @@ public struct Request: Sendable {
     public var headers: [(name: String, value: String)]
     /// The request body (chunked bodies arrive already de-chunked).
     public var body: [UInt8]
+    /// The address the connection came from, as text (`"127.0.0.2"`, `"2001:db8::1"`); an
+    /// IPv4-mapped IPv6 address is given as IPv4. Empty when unknown.
+    public var clientAddress: String
 
     /// Creates a request (header names are lowercased); the server builds these, tests and other layers may too.
     public init(
@@ -18,13 +21,15 @@ public struct Request: Sendable {
         path: String,
         query: [(name: String, value: String)] = [],
         headers: [(name: String, value: String)] = [],
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        clientAddress: String = ""
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers.map { (name: $0.name.lowercased(), value: $0.value) }
         self.body = body
+        self.clientAddress = clientAddress
     }
 
     /// The value of the first header called `name`, compared case-insensitively.

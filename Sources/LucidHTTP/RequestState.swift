@@ -15,6 +15,7 @@ final class RequestState {
 
     let method: String
     let path: String
+    let clientAddress: String
     var query: [(name: String, value: String)] = []
     /// Names already lowercased when copied from C.
     var headers: [(name: String, value: String)] = []
@@ -23,9 +24,10 @@ final class RequestState {
     /// decrement `ServerContext.answering`.
     var isAnswering = false
 
-    init(method: String, path: String) {
+    init(method: String, path: String, clientAddress: String) {
         self.method = method
         self.path = path
+        self.clientAddress = clientAddress
     }
 
     /// The value of the first header called `name` (which must be lowercase).
@@ -54,7 +56,7 @@ final class RequestState {
 
     /// The request handed to the application.
     func makeRequest() -> Request {
-        var request = Request(method: method, path: path)
+        var request = Request(method: method, path: path, clientAddress: clientAddress)
         request.query = query
         request.headers = headers
         if case .accepted(let bytes) = body {

@@ -51,20 +51,40 @@ public final class TestConnection {
     private let fd: Int32
     private var pending: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`; every send and receive times out after `timeoutSeconds`.
-    public init(port: UInt16, timeoutSeconds: Int = 5) throws {
+    /// Connects to 127.0.0.1:`port` from the loopback address `source` (all of 127.0.0.0/8
+    /// is loopback on Linux, so each source acts as another client address); every send
+    /// and receive times out after `timeoutSeconds`.
+    public init(port: UInt16, from source: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
         // The socket is opened before `fd` is set: were `init` to throw after
         // that, `deinit` would close the descriptor a second time, possibly
         // after another test (or the server) had been handed the same number.
-        fd = try Self.connect(port: port, timeoutSeconds: timeoutSeconds)
+        fd = try Self.connect(port: port, source: source, timeoutSeconds: timeoutSeconds)
     }
 
-    private static func connect(port: UInt16, timeoutSeconds: Int) throws -> Int32 {
+    private static func connect(port: UInt16, source: String, timeoutSeconds: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError.system("socket", errno) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if source != "127.0.0.1" {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else {
+                close(fd)
+                throw TestClientError.system("inet_pton", EINVAL)
+            }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw TestClientError.system("bind", code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

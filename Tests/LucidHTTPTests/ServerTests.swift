@@ -28,6 +28,16 @@ struct ServerTests {
         }
     }
 
+    @Test func theClientAddressIsTheConnectionsSource() throws {
+        let address: @Sendable (Request) -> Response = { Response(status: 200, body: Array($0.clientAddress.utf8)) }
+        try withServer(handler: address) { _, port in
+            for source in ["127.0.0.1", "127.0.0.2", "127.0.1.7"] {
+                let response = try TestConnection(port: port, from: source).request(method: "GET", path: "/")
+                #expect(response.text == source)
+            }
+        }
+    }
+
     @Test func postWithContentLength() throws {
         try withServer { _, port in
             let connection = try TestConnection(port: port)

@@ -61,7 +61,10 @@ let package = Package(
         .target(name: "LucidCrypto", dependencies: ["CSodium"]),
 
         // libmicrohttpd behind plain Request/Response values.
-        .target(name: "LucidHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(
+            name: "LucidHTTP",
+            dependencies: ["CMicroHTTPD", .product(name: "DequeModule", package: "swift-collections")]
+        ),
 
         // Routes, handlers, wire types, problems, accounts: joins model, store and HTTP.
         .target(

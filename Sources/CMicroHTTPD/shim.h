@@ -17,12 +17,15 @@
 /// literal. Negative, so it can never be mistaken for an errno value.
 #define LUCID_MHD_INVALID_HOST (-1)
 
-/// Starts a daemon with an internal epoll thread pool, bound to `host:port`
+/// Starts a daemon with an internal thread pool of poll() loops, bound to `host:port`
 /// (an IPv4 or IPv6 literal; port 0 lets the kernel pick).
 ///
 /// The socket address is parsed here rather than in Swift so that the
 /// `sockaddr` casts stay in C. libmicrohttpd binds inside MHD_start_daemon
 /// and does not keep the address pointer, so a stack address is enough.
+///
+/// `per_address_limit` caps the connections from one client address (0: no cap);
+/// `notify_connection` hears of every connection's start and end.
 ///
 /// Returns NULL on failure with `*error_out` set to errno as it was right
 /// after MHD_start_daemon returned (EADDRINUSE, EACCES, ...), or to
@@ -33,11 +36,14 @@ lucid_mhd_start (unsigned int flags,
                  uint16_t port,
                  unsigned int thread_pool_size,
                  unsigned int connection_limit,
+                 unsigned int per_address_limit,
                  unsigned int timeout_seconds,
                  MHD_AccessHandlerCallback access_handler,
                  void *access_cls,
                  MHD_RequestCompletedCallback completed_handler,
                  void *completed_cls,
+                 MHD_NotifyConnectionCallback notify_connection,
+                 void *notify_cls,
                  int *error_out)
 {
   struct sockaddr_in v4;
@@ -74,12 +80,35 @@ lucid_mhd_start (unsigned int flags,
                       MHD_OPTION_SOCK_ADDR, address,
                       MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
                       MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                      MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
                       MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                       MHD_OPTION_NOTIFY_COMPLETED, completed_handler,
                       completed_cls,
+                      MHD_OPTION_NOTIFY_CONNECTION, notify_connection,
+                      notify_cls,
                       MHD_OPTION_END);
   *error_out = (NULL == daemon) ? errno : 0;
   return daemon;
+}
+
+/// The socket of a connection, or -1. Only valid while libmicrohttpd holds the
+/// connection, i.e. inside one of its callbacks for it.
+static inline int
+lucid_mhd_connection_fd (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return (NULL == info) ? -1 : info->connect_fd;
+}
+
+/// The pointer stored as the connection's socket context by the notify-connection
+/// callback, or NULL.
+static inline void *
+lucid_mhd_socket_context (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return (NULL == info) ? NULL : info->socket_context;
 }
 
 /// The port the daemon's listening socket is bound to, or 0 if unknown.

@@ -4,14 +4,14 @@ extension API {
     /// Every route of the API; `openapi.yaml` describes the same set (a test keeps them in step).
     static let routes: Router = {
         var router = Router()
-        router.add("GET", "/healthz") { _, _ in Reply.object { $0.key("status"); $0.string("ok") } }
-        router.add("GET", "/openapi.yaml") { _, _ in
+        router.add("GET", "/healthz", .open) { _, _ in Reply.object { $0.key("status"); $0.string("ok") } }
+        router.add("GET", "/openapi.yaml", .open) { _, _ in
             Response(status: 200, headers: [("Content-Type", "application/yaml")], body: Array(EmbeddedOpenAPI.yaml.utf8))
         }
-        router.add("GET", "/v1/catalog") { _, _ in API.catalog }
+        router.add("GET", "/v1/catalog", .open) { _, _ in API.catalog }
 
-        router.add("POST", "/v1/users") { api, call throws(Problem) in try api.register(&call) }
-        router.add("POST", "/v1/sessions") { api, call throws(Problem) in try api.signIn(&call) }
+        router.add("POST", "/v1/users", .credentials) { api, call throws(Problem) in try api.register(&call) }
+        router.add("POST", "/v1/sessions", .credentials) { api, call throws(Problem) in try api.signIn(&call) }
         router.add("DELETE", "/v1/sessions/current") { api, call throws(Problem) in try api.signOut(&call) }
         router.add("GET", "/v1/me") { api, call throws(Problem) in Reply.json(try api.authenticate(&call)) }
 

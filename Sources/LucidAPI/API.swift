@@ -14,14 +14,30 @@ public struct APIConfiguration: Sendable {
     public var registration: Registration = .open
     /// The argon2id cost for new password hashes; tests use `.minimum`.
     public var passwordCost: PasswordHasher.Cost = .interactive
-    /// The body limit the HTTP server enforces, quoted in 413 answers.
+    /// The largest request body accepted, quoted in 413 answers.
     public var maxBodyBytes: Int = 1 << 20
+    /// Most password hashes computed at once (each takes the cost's memory, 64 MiB for
+    /// `.interactive`); sign-ins and registrations beyond it wait in their own lane.
+    public var concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes
+    /// Longest a sign-in or registration waits for a hashing slot before it is answered 503.
+    public var hashQueueTimeout: Duration = .seconds(10)
 
     /// Settings with the defaults of `lucid serve`.
-    public init(registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20) {
+    public init(
+        registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20,
+        concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10)
+    ) {
         self.registration = registration
         self.passwordCost = passwordCost
         self.maxBodyBytes = maxBodyBytes
+        self.concurrentHashes = concurrentHashes
+        self.hashQueueTimeout = hashQueueTimeout
+    }
+
+    /// One hash per core (hashing is all CPU), and no more than an eighth of memory holds.
+    public static var defaultConcurrentHashes: Int {
+        let memoryBound = ConnectionBudget.physicalMemory / 8 / (64 << 20)
+        return max(1, min(ServerConfiguration.activeProcessorCount, memoryBound))
     }
 }
 
@@ -65,7 +81,7 @@ public final class API: Sendable {
     let throttle: LoginThrottle
     /// A hash to check passwords of unknown usernames against, so they cost as much as known ones.
     let dummyHash: String
-    private let router: Router
+    let router: Router
     private let log: @Sendable (String) -> Void
 
     /// The API over these stores; `log` receives one line per request.
@@ -116,26 +132,23 @@ public final class API: Sendable {
         return response
     }
 
-    /// A libmicrohttpd server answering with this API, with its body limit and 413 answer.
+    /// A libmicrohttpd server answering with this API, with its lanes.
     public func server(_ http: ServerConfiguration) -> Server {
         var http = http
-        http.maxBodyBytes = configuration.maxBodyBytes
-        http.payloadTooLarge = payloadTooLarge
-        return Server(configuration: http, handler: handle)
+        http.lanes = Lanes.all(configuration)
+        return Server(configuration: http, application: self)
     }
 
-    /// The answer when the HTTP layer finds a body over the limit: logged like any request.
-    public func payloadTooLarge(_ request: Request) -> Response {
-        respond(to: request) { (_: inout Call) throws(Problem) -> Response in
-            throw Problem(.payloadTooLarge, "The body is larger than \(configuration.maxBodyBytes) bytes.")
-        }
+    /// Answers `request` with the problem `problem`, logged like any answer.
+    func answer(_ request: Request, with problem: Problem) -> Response {
+        respond(to: request) { (_: inout Call) throws(Problem) -> Response in throw problem }
     }
 
     private func route(_ call: inout Call) throws(Problem) -> Response {
         switch router.match(method: call.request.method, path: call.request.path) {
-        case .found(let handler, let parameters):
+        case .found(let route, let parameters):
             call = Call(request: call.request, parameters: parameters, requestID: call.requestID)
-            return try handler(self, &call)
+            return try route.handler(self, &call)
         case .wrongMethod(let allowed):
             throw Problem(.methodNotAllowed, "\(call.request.method) is not allowed here.",
                           headers: [("Allow", allowed.joined(separator: ", "))])

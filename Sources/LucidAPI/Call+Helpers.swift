@@ -110,13 +110,15 @@ enum Reply {
 }
 
 extension API {
+    /// The answer to a request that needs a token and has no `Authorization` header.
+    static let signInFirst = Problem(
+        .unauthorized, "Sign in and send the token as Authorization: Bearer <token>.",
+        headers: [("WWW-Authenticate", "Bearer realm=\"lucid\"")])
+
     /// The signed-in user, from `Authorization: Bearer <token>`; 401 for anything else.
     /// Also records the token's hash in `call`, for signing out.
     func authenticate(_ call: inout Call) throws(Problem) -> User {
-        let challenge = [(name: "WWW-Authenticate", value: "Bearer realm=\"lucid\"")]
-        guard let header = call.request.header("authorization") else {
-            throw Problem(.unauthorized, "Sign in and send the token as Authorization: Bearer <token>.", headers: challenge)
-        }
+        guard let header = call.request.header("authorization") else { throw Self.signInFirst }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", SessionToken.isWellFormed(String(parts[1])) else {
             throw Problem(.unauthorized, "The Authorization header is not a bearer token.",

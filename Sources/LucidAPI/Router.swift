@@ -9,14 +9,25 @@ struct Router: Sendable {
         let method: String
         let pattern: String
         let segments: [Substring]
+        let access: Access
         let handler: Handler
+    }
+
+    /// Who may call a route and how the server takes its requests, known before the body is read.
+    enum Access: Sendable {
+        /// Anyone; the body (if any) up to the configured limit, in the default lane.
+        case open
+        /// Only with `Authorization`: a request without it is answered 401 before its body is read.
+        case signedIn
+        /// Anyone, with a password in a small body: in the lane that bounds concurrent password hashing.
+        case credentials
     }
 
     private(set) var routes: [Route] = []
 
     /// Adds `handler` for `method` on `pattern`, where `{name}` segments capture a parameter.
-    mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern, segments: Self.split(pattern), handler: handler))
+    mutating func add(_ method: String, _ pattern: String, _ access: Access = .signedIn, _ handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: pattern, segments: Self.split(pattern), access: access, handler: handler))
     }
 
     private static func split(_ path: String) -> [Substring] {
@@ -25,7 +36,7 @@ struct Router: Sendable {
 
     /// The outcome of matching a request.
     enum Match {
-        case found(Handler, parameters: [String: String])
+        case found(Route, parameters: [String: String])
         case wrongMethod(allowed: [String])
         case notFound
     }
@@ -37,7 +48,7 @@ struct Router: Sendable {
         for route in routes {
             guard let parameters = Self.parameters(of: route, in: segments) else { continue }
             if route.method == method || (method == "HEAD" && route.method == "GET") {
-                return .found(route.handler, parameters: parameters)
+                return .found(route, parameters: parameters)
             }
             allowed.append(route.method)
             if route.method == "GET" { allowed.append("HEAD") }

@@ -3,51 +3,62 @@ import CMicroHTTPD
 import Glibc
 #endif
 
-/// One running libmicrohttpd daemon and the context its callbacks read.
-/// Owned by `Server`, which serializes `start` and `shutDown` under its lock.
+/// One running libmicrohttpd daemon with the threads around it: workers, watchdog, and the
+/// lingerer. Owned by `Server`, which serializes `start` and `shutDown` under its lock.
 final class Daemon {
     /// The `struct MHD_Daemon *`, valid until `shutDown`.
     private let handle: OpaquePointer
     /// The +1 the daemon holds on the context, passed to C as `cls`.
     private let context: Unmanaged<ServerContext>
+    private let watchdog: Watchdog
     /// The port the listening socket is bound to.
     let port: UInt16
+    /// The connection limit in force.
+    let connectionLimit: Int
 
-    private init(handle: OpaquePointer, context: Unmanaged<ServerContext>) {
+    private init(handle: OpaquePointer, context: Unmanaged<ServerContext>, connectionLimit: Int) {
         self.handle = handle
         self.context = context
+        self.connectionLimit = connectionLimit
+        self.watchdog = Watchdog(context.takeUnretainedValue())
         self.port = lucid_mhd_bound_port(handle)
     }
 
     /// Starts listening; when this returns the socket accepts connections.
-    static func start(
-        _ configuration: ServerConfiguration,
-        handler: @escaping @Sendable (Request) -> Response
-    ) throws(ServerError) -> Daemon {
+    static func start(_ configuration: ServerConfiguration, application: any HTTPApplication) throws(ServerError) -> Daemon {
         try configuration.validate()
-        let context = Unmanaged.passRetained(ServerContext(configuration: configuration, handler: handler))
+        let connectionLimit = configuration.maxConnections ?? ConnectionBudget.automatic
+        let shared = ServerContext(configuration: configuration, application: application)
+        let context = Unmanaged.passRetained(shared)
         // Internal thread pool, each thread with its own poll() loop; ITC lets
-        // MHD_quiesce_daemon stop the listening socket under a thread pool.
+        // MHD_quiesce_daemon stop the listening socket under a thread pool, and
+        // connections be resumed from the workers.
         // Not epoll: in 0.9.75, quiescing an epoll pool can race with a worker
-        // and abort the process ("Failed to remove listen FD from epoll set"),
-        // and epoll notices a client that leaves mid-upload only at the timeout.
+        // and abort the process ("Failed to remove listen FD from epoll set").
         // Error logging stays off: failures come back as ServerError instead.
-        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue)
+        let flags = UInt32(
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue)
         var error: Int32 = 0
         let handle = lucid_mhd_start(
             flags,
             configuration.host,
             configuration.port,
-            UInt32(configuration.threads),
-            UInt32(configuration.connectionLimit),
-            UInt32(configuration.connectionTimeoutSeconds),
+            UInt32(configuration.ioThreads),
+            UInt32(connectionLimit),
+            UInt32(configuration.maxConnectionsPerAddress),
+            UInt32(configuration.idleTimeoutSeconds),
             MHDCallbacks.access,
             context.toOpaque(),
             MHDCallbacks.completed,
             context.toOpaque(),
+            ConnectionCallbacks.notify,
+            context.toOpaque(),
             &error
         )
         guard let handle else {
+            shared.pool.close()
+            shared.lingerer.stop()
             context.release()
             if error == LUCID_MHD_INVALID_HOST {
                 throw .invalidHost(configuration.host)
@@ -55,11 +66,14 @@ final class Daemon {
             throw .cannotBind(
                 host: configuration.host, port: configuration.port, errno: error, reason: errnoText(error))
         }
-        return Daemon(handle: handle, context: context)
+        return Daemon(handle: handle, context: context, connectionLimit: connectionLimit)
     }
 
-    /// Stops accepting, waits up to `grace` for answered requests to be sent,
-    /// then stops libmicrohttpd's threads and frees everything. Call once.
+    /// The connections open now.
+    var openConnections: Int { context.takeUnretainedValue().connections.count }
+
+    /// Stops accepting, waits up to `grace` for requests in flight, settles those still
+    /// waiting, then stops libmicrohttpd's threads and frees everything. Call once.
     func shutDown(grace: Duration) {
         let shared = context.takeUnretainedValue()
         shared.stopping.store(true, ordering: .relaxed)
@@ -69,7 +83,17 @@ final class Daemon {
 
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: grace)
-        while shared.answering.load(ordering: .acquiring) > 0 && clock.now < deadline {
+        while !(shared.exchanges.isEmpty && shared.pool.isIdle) && clock.now < deadline {
+            usleep(1_000)
+        }
+        // libmicrohttpd aborts the process if a connection is still suspended when it
+        // stops, so every exchange is settled first: the queued ones are answered 503 (they
+        // never ran), the ones still running are closed unanswered (they may or may not
+        // take effect). Late answers from workers are dropped.
+        shared.pool.close()
+        shared.exchanges.abandonWaiting()
+        let sent = clock.now.advanced(by: .seconds(1))
+        while !shared.exchanges.isEmpty && clock.now < sent {
             usleep(1_000)
         }
 
@@ -77,6 +101,8 @@ final class Daemon {
         if listener != MHD_INVALID_SOCKET {
             close(listener)
         }
+        watchdog.stop()
+        shared.lingerer.stop()
         // No callback can run any more: drop the daemon's +1 on the context.
         context.release()
     }

@@ -1,14 +1,17 @@
 import CMicroHTTPD
 
-/// The C callbacks handed to libmicrohttpd. They capture nothing: the server
-/// context arrives as `cls` and the per-request state as `*con_cls`, both
-/// through `Unmanaged`. Every pointer they receive is borrowed for the length
-/// of the call, so whatever must outlive it is copied into Swift values here.
+/// The C callbacks of a request, handed to libmicrohttpd. They capture nothing: the server
+/// context arrives as `cls` and the request's ``Exchange`` as `*con_cls`, both through
+/// `Unmanaged`. Every pointer they receive is borrowed for the length of the call, so
+/// whatever must outlive it is copied into Swift values here.
+///
+/// They run on libmicrohttpd's I/O threads and never run application code but
+/// ``HTTPApplication/admit(_:body:)``: answers are made on the worker pool while the
+/// connection is suspended.
 enum MHDCallbacks {
-    /// `MHD_AccessHandlerCallback`. libmicrohttpd calls it once when the
-    /// headers are in, once per piece of body, and once more when the request
-    /// is complete; only that last call answers, because queueing a response
-    /// on the first call makes 0.9.75 close the connection (no keep-alive).
+    /// `MHD_AccessHandlerCallback`. libmicrohttpd calls it once when the head is in, once
+    /// per piece of body, and then once more (and again after each resume) until an answer
+    /// is queued.
     static let access: MHD_AccessHandlerCallback = {
         cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
@@ -20,56 +23,45 @@ enum MHDCallbacks {
             return begin(context, connection, url: url, method: method, conCls: conCls)
         }
         // Balanced by the release in `completed`; this call only borrows it.
-        let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+        let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
 
         let size = uploadDataSize.pointee
         if size > 0 {
             if let uploadData {
                 // `uploadData` is only valid during this call: `append` copies it.
-                state.append(UnsafeRawBufferPointer(start: uploadData, count: size), limit: context.maxBodyBytes)
+                exchange.append(UnsafeRawBufferPointer(start: uploadData, count: size))
             }
             uploadDataSize.pointee = 0
-            // libmicrohttpd cannot queue a response while body data is being
-            // delivered, so an oversized chunked body is read and dropped up to
-            // a bound; past it the connection is cut rather than read forever.
-            if case .rejected(let discarded) = state.body,
-               discarded > context.maxBodyBytes &+ discardAllowance {
+            // libmicrohttpd cannot queue an answer while a body is being delivered, so an
+            // oversized chunked body is read and dropped up to a bound, then answered; past
+            // the bound the connection is cut rather than read forever.
+            if case .rejected(let discarded) = exchange.body,
+               discarded > exchange.maxBodyBytes &+ context.configuration.lingerBytes {
                 return .NO
             }
             return .YES
         }
-
-        switch state.body {
-        case .rejected:
-            return answer(context.payloadTooLarge(state.makeRequest()), state, context, connection, close: true)
-        case .accepted:
-            // Counted before the handler runs, so a stop() that begins while a
-            // slow handler works still waits for its response to go out.
-            markAnswering(state, context)
-            let response = context.handler(state.makeRequest())
-            return answer(response, state, context, connection, close: context.stopping.load(ordering: .relaxed))
-        }
+        return finish(exchange, context, connection)
     }
 
-    /// `MHD_RequestCompletedCallback`: runs once per request whose access
-    /// handler ran, whether it was answered, timed out or the client left.
-    static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
-        guard let conCls, let opaque = conCls.pointee else { return }
+    /// `MHD_RequestCompletedCallback`: runs once per request whose access handler ran,
+    /// whether it was answered, timed out or the client left.
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
+        guard let cls, let conCls, let opaque = conCls.pointee else { return }
         conCls.pointee = nil
-        // Balances the passRetained in `begin`: the state dies with this scope.
-        let state = Unmanaged<RequestState>.fromOpaque(opaque).takeRetainedValue()
-        if state.isAnswering, let cls {
-            let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-            context.answering.subtract(1, ordering: .releasing)
+        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        // Balances the passRetained in `begin`: the exchange dies with this scope.
+        let exchange = Unmanaged<Exchange>.fromOpaque(opaque).takeRetainedValue()
+        if exchange.isInFlight { context.exchanges.remove(exchange) }
+        // A kept-alive connection may idle, then must send its next head in time.
+        if let connection, let record = ConnectionCallbacks.record(of: connection) {
+            let configuration = context.configuration
+            record.expect(within: configuration.idleTimeoutSeconds + configuration.headerTimeoutSeconds)
         }
     }
 
-    /// How many bytes past the limit are read and discarded from a body that
-    /// cannot be refused up front (chunked), so the client still gets the 413.
-    static let discardAllowance = 1 << 20
-
-    /// First call for a request: copy method, path, headers and query, and
-    /// refuse at once a body whose announced length is over the limit.
+    /// First call for a request: copy its head, ask the application, and answer at once if
+    /// it or the framing says so.
     private static func begin(
         _ context: ServerContext,
         _ connection: OpaquePointer,
@@ -77,92 +69,81 @@ enum MHDCallbacks {
         method: UnsafePointer<CChar>?,
         conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        let state = RequestState(
-            method: method.map { String(cString: $0) } ?? "",
-            path: url.map { String(cString: $0) } ?? "/",
-            clientAddress: clientAddress(of: connection)
-        )
-        let stateAddress = Unmanaged.passUnretained(state).toOpaque()
-        // The iterators run synchronously inside these calls, so the
-        // unretained address stays valid while they use it.
-        MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, stateAddress)
-        MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQuery, stateAddress)
+        let head = RequestHead.copy(from: connection, url: url, method: method)
+        let exchange = Exchange(connection: connection, context: context, request: head.request, framing: head.framing)
+        // Retained until `completed`, which libmicrohttpd calls even when the client
+        // disconnects halfway through the body.
+        conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        let record = ConnectionCallbacks.record(of: connection)
+        record?.expect(within: head.framing.mayHaveBody ? context.configuration.bodyTimeoutSeconds : nil)
 
-        // Retained until `completed`, which libmicrohttpd calls even when the
-        // client disconnects halfway through the body.
-        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
-
-        if state.header("transfer-encoding") == nil,
-           let announced = state.header("content-length").flatMap({ Int($0) }),
-           announced > context.maxBodyBytes {
-            state.body = .rejected(discardedBytes: 0)
-            // Answering before the body is read makes libmicrohttpd discard
-            // the body and close the connection after the 413.
-            return answer(context.payloadTooLarge(state.makeRequest()), state, context, connection, close: true)
-        }
-        return .YES
-    }
-
-    /// `MHD_KeyValueIteratorN` for headers: copies name (lowercased) and value.
-    private static let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
-        guard let cls, let key else { return .YES }
-        let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
-        state.headers.append((name: lowercasedString(key, keySize), value: string(value, valueSize)))
-        return .YES
-    }
-
-    /// `MHD_KeyValueIteratorN` for query arguments, already percent-decoded by
-    /// libmicrohttpd; `?flag` without `=` arrives with a NULL value.
-    private static let collectQuery: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
-        guard let cls, let key else { return .YES }
-        let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
-        state.query.append((name: string(key, keySize), value: string(value, valueSize)))
-        return .YES
-    }
-
-    /// The connection's peer address as text (INET6_ADDRSTRLEN is 46 with its NUL).
-    private static func clientAddress(of connection: OpaquePointer) -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        lucid_mhd_client_address(connection, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Copies `size` borrowed bytes into a String (invalid UTF-8 is repaired).
-    /// Uses the size rather than the NUL, since a decoded `%00` may be inside.
-    private static func string(_ bytes: UnsafePointer<CChar>?, _ size: Int) -> String {
-        guard let bytes, size > 0 else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: size), as: UTF8.self)
-    }
-
-    /// Like `string`, lowercasing ASCII letters while copying.
-    private static func lowercasedString(_ bytes: UnsafePointer<CChar>, _ size: Int) -> String {
-        let raw = UnsafeRawBufferPointer(start: bytes, count: size)
-        return String(unsafeUninitializedCapacity: size) { buffer in
-            for index in 0..<size {
-                let byte = raw[index]
-                buffer[index] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+        switch context.application.admit(exchange.head, body: head.framing) {
+        case .answer(let response):
+            guard head.framing.mayHaveBody || head.unsupportedFraming else {
+                exchange.pendingAnswer = response
+                return .YES
             }
-            return size
+            return answerEarly(response, exchange, context, connection, record)
+        case .accept(let lane, let maxBodyBytes):
+            exchange.lane = lane
+            exchange.maxBodyBytes = maxBodyBytes
+            if case .length(let announced) = head.framing, announced > maxBodyBytes {
+                let refusal = context.application.refuse(exchange.head, because: .bodyTooLarge(limit: maxBodyBytes))
+                return answerEarly(refusal, exchange, context, connection, record)
+            }
+            if head.unsupportedFraming {
+                let refusal = context.application.refuse(exchange.head, because: .unsupportedFraming)
+                return answerEarly(refusal, exchange, context, connection, record)
+            }
+            return .YES
         }
     }
 
-    /// Counts the request as answering (once), for `stop()` to wait on.
-    private static func markAnswering(_ state: RequestState, _ context: ServerContext) {
-        guard !state.isAnswering else { return }
-        state.isAnswering = true
-        context.answering.add(1, ordering: .relaxed)
+    /// The request is all in (or its answer is back from a worker): send the answer, or
+    /// suspend the connection and hand the request to the pool.
+    private static func finish(_ exchange: Exchange, _ context: ServerContext, _ connection: OpaquePointer) -> MHD_Result {
+        let stopping = context.stopping.load(ordering: .relaxed)
+        switch exchange.takeDelivery() {
+        case .response(let response): return queue(response, on: connection, close: stopping)
+        case .abandoned: return .NO
+        case .none: break
+        }
+        if let response = exchange.pendingAnswer {
+            exchange.pendingAnswer = nil
+            markInFlight(exchange, context)
+            return queue(response, on: connection, close: stopping)
+        }
+        if case .rejected = exchange.body {
+            markInFlight(exchange, context)
+            let refusal = context.application.refuse(exchange.head, because: .bodyTooLarge(limit: exchange.maxBodyBytes))
+            return queue(refusal, on: connection, close: true)
+        }
+        // Counted before the pool can answer, so a stop() that begins meanwhile waits for it.
+        markInFlight(exchange, context)
+        ConnectionCallbacks.record(of: connection)?.expect(within: nil)
+        exchange.suspend()
+        if let refusal = context.pool.submit(exchange, lane: exchange.lane) {
+            exchange.refuse(refusal)
+        }
+        return .YES
     }
 
-    /// Queues `response` for the request, counted as answering until completed.
-    private static func answer(
-        _ response: Response,
-        _ state: RequestState,
-        _ context: ServerContext,
-        _ connection: OpaquePointer,
-        close: Bool
+    /// Answers before the body is read. libmicrohttpd then reads no more of this connection
+    /// and closes it after the answer, so the socket is drained first (see ``Lingerer``).
+    private static func answerEarly(
+        _ response: Response, _ exchange: Exchange, _ context: ServerContext, _ connection: OpaquePointer,
+        _ record: ConnectionRecord?
     ) -> MHD_Result {
-        markAnswering(state, context)
-        return queue(response, on: connection, close: close)
+        record?.lingers.store(true, ordering: .relaxed)
+        record?.expect(within: nil)
+        markInFlight(exchange, context)
+        return queue(response, on: connection, close: true)
+    }
+
+    private static func markInFlight(_ exchange: Exchange, _ context: ServerContext) {
+        guard !exchange.isInFlight else { return }
+        exchange.isInFlight = true
+        context.exchanges.add(exchange)
     }
 
     /// Turns a `Response` into an MHD response and queues it on `connection`.

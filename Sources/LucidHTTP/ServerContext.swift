@@ -1,29 +1,23 @@
 import Synchronization
 
-/// What the C callbacks need from the server: shared by every libmicrohttpd
-/// thread, so everything in it is immutable or atomic.
+/// What the C callbacks need from the server: shared by every libmicrohttpd thread and
+/// every worker, so everything in it is immutable, atomic or locked.
 final class ServerContext: Sendable {
-    /// The application's handler; called synchronously on libmicrohttpd's threads.
-    let handler: @Sendable (Request) -> Response
-    /// Largest body that is buffered and passed on.
-    let maxBodyBytes: Int
-    /// Makes the answer once a body passes `maxBodyBytes`.
-    let payloadTooLarge: @Sendable (Request) -> Response
-    /// Requests that have been answered (handler called, or a 413 queued) and
-    /// whose completed callback has not run yet: `stop()` waits for these.
-    ///
-    /// Requests still receiving their body are not counted, because in
-    /// libmicrohttpd 0.9.75's epoll mode a client that sends part of a body and
-    /// disconnects at once is not noticed until the connection timeout; waiting
-    /// for uploads would then hold every shutdown for its whole grace period.
-    let answering = Atomic<Int>(0)
-    /// Set when `stop()` begins, so that late responses ask clients to close
-    /// their keep-alive connections instead of sending more requests.
+    let application: any HTTPApplication
+    let configuration: ServerConfiguration
+    let pool: WorkerPool
+    let connections = ConnectionRegistry()
+    /// Requests answered or handed to the pool and not completed: what `stop()` waits for.
+    let exchanges = ExchangeRegistry()
+    let lingerer: Lingerer
+    /// Set when `stop()` begins, so that late answers ask clients to close their
+    /// keep-alive connections instead of sending more requests.
     let stopping = Atomic<Bool>(false)
 
-    init(configuration: ServerConfiguration, handler: @escaping @Sendable (Request) -> Response) {
-        self.handler = handler
-        self.maxBodyBytes = configuration.maxBodyBytes
-        self.payloadTooLarge = configuration.payloadTooLarge
+    init(configuration: ServerConfiguration, application: any HTTPApplication) {
+        self.application = application
+        self.configuration = configuration
+        self.pool = WorkerPool(workers: configuration.workers, lanes: configuration.lanes)
+        self.lingerer = Lingerer(seconds: configuration.lingerSeconds, bytes: configuration.lingerBytes)
     }
 }

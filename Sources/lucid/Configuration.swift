@@ -12,6 +12,13 @@ struct Configuration: Equatable {
     var threads = 4 * ServerConfiguration.activeProcessorCount
     var maxBodyBytes = 1 << 20
     var registration = APIConfiguration.Registration.open
+    /// `nil`: what the process can hold (open-file limit and memory).
+    var maxConnections: Int?
+    var maxConnectionsPerAddress = 256
+    var headerTimeout = 15
+    var bodyTimeout = 60
+    var idleTimeout = 60
+    var concurrentHashes = APIConfiguration.defaultConcurrentHashes
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -31,6 +38,25 @@ struct Configuration: Equatable {
         }),
         ("--registration", "LUCID_REGISTRATION", { config, text in
             APIConfiguration.Registration(rawValue: text).map { config.registration = $0 } != nil
+        }),
+        ("--max-connections", "LUCID_MAX_CONNECTIONS", { config, text in
+            if text == "auto" { config.maxConnections = nil; return true }
+            return Int(text).flatMap { (16...1_000_000).contains($0) ? $0 : nil }.map { config.maxConnections = $0 } != nil
+        }),
+        ("--max-connections-per-address", "LUCID_MAX_CONNECTIONS_PER_ADDRESS", { config, text in
+            Int(text).flatMap { (1...1_000_000).contains($0) ? $0 : nil }.map { config.maxConnectionsPerAddress = $0 } != nil
+        }),
+        ("--header-timeout", "LUCID_HEADER_TIMEOUT", { config, text in
+            Int(text).flatMap { (1...3600).contains($0) ? $0 : nil }.map { config.headerTimeout = $0 } != nil
+        }),
+        ("--body-timeout", "LUCID_BODY_TIMEOUT", { config, text in
+            Int(text).flatMap { (1...3600).contains($0) ? $0 : nil }.map { config.bodyTimeout = $0 } != nil
+        }),
+        ("--idle-timeout", "LUCID_IDLE_TIMEOUT", { config, text in
+            Int(text).flatMap { (1...3600).contains($0) ? $0 : nil }.map { config.idleTimeout = $0 } != nil
+        }),
+        ("--max-concurrent-hashes", "LUCID_MAX_CONCURRENT_HASHES", { config, text in
+            Int(text).flatMap { (1...256).contains($0) ? $0 : nil }.map { config.concurrentHashes = $0 } != nil
         }),
     ]
 
@@ -64,9 +90,20 @@ struct Configuration: Equatable {
           --host ADDRESS          address to listen on (LUCID_HOST; default 127.0.0.1)
           --port PORT             port, 0 for any free one (LUCID_PORT; default 8080)
           --database PATH         SQLite file, created with its folder (LUCID_DATABASE; default data/lucid.sqlite)
-          --threads N             request threads (LUCID_THREADS; default: 4 per core)
+          --threads N             threads that answer requests (LUCID_THREADS; default: 4 per core)
           --max-body-bytes N      largest request body (LUCID_MAX_BODY_BYTES; default 1048576)
           --registration MODE     open or closed (LUCID_REGISTRATION; default open)
+          --max-connections N     open connections at most (LUCID_MAX_CONNECTIONS; default auto:
+                                  what the open-file limit and memory allow)
+          --max-connections-per-address N
+                                  open connections from one address at most
+                                  (LUCID_MAX_CONNECTIONS_PER_ADDRESS; default 256)
+          --header-timeout S      seconds to send a request's head (LUCID_HEADER_TIMEOUT; default 15)
+          --body-timeout S        seconds to send a request's body (LUCID_BODY_TIMEOUT; default 60)
+          --idle-timeout S        seconds a silent connection is kept (LUCID_IDLE_TIMEOUT; default 60)
+          --max-concurrent-hashes N
+                                  password hashes at once, 64 MiB each; more sign-ins wait
+                                  (LUCID_MAX_CONCURRENT_HASHES; default: 1 per core)
         """
 }
 

@@ -18,10 +18,15 @@ enum Service {
             let api = API(
                 journals: journals, accounts: accounts,
                 configuration: APIConfiguration(
-                    registration: configuration.registration, maxBodyBytes: configuration.maxBodyBytes),
+                    registration: configuration.registration, maxBodyBytes: configuration.maxBodyBytes,
+                    concurrentHashes: configuration.concurrentHashes),
                 log: log.write)
             server = api.server(ServerConfiguration(
-                host: configuration.host, port: configuration.port, threads: configuration.threads))
+                host: configuration.host, port: configuration.port, workers: configuration.threads,
+                maxConnections: configuration.maxConnections,
+                maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+                idleTimeoutSeconds: configuration.idleTimeout, headerTimeoutSeconds: configuration.headerTimeout,
+                bodyTimeoutSeconds: configuration.bodyTimeout))
         } catch {
             log.write("cannot open the database at \(configuration.database): \(error)")
             log.flush()

@@ -73,7 +73,7 @@ final class TestServer: Sendable {
         let api = API(
             journals: journals, accounts: accounts, configuration: configuration,
             environment: clock?.environment ?? .live, log: { [log] line in log.append(line) })
-        let server = api.server(ServerConfiguration(host: "127.0.0.1", port: 0, threads: 2))
+        let server = api.server(ServerConfiguration(host: "127.0.0.1", port: 0, ioThreads: 2, workers: 2))
         let port = try server.start()
         running.withLock { $0 = (server, port) }
     }

@@ -167,6 +167,15 @@ public final class TestConnection {
         return false
     }
 
+    /// Like ``closedByPeer()``, but waits at most `milliseconds` and answers false if
+    /// nothing happened by then.
+    public func closedByPeerWithin(milliseconds: Int32) throws -> Bool {
+        if !pending.isEmpty { return false }
+        var polled = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&polled, 1, milliseconds) > 0 else { return false }
+        return try closedByPeer()
+    }
+
     private func readUntil(_ marker: [UInt8]) throws -> Int {
         var searched = 0
         for _ in 0..<10_000 {

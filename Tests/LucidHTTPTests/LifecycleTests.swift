@@ -8,7 +8,7 @@ import Testing
 @Suite("Server start, stop and load")
 struct LifecycleTests {
     @Test func concurrentClientsAreAllAnsweredCorrectly() throws {
-        try withServer(ServerConfiguration(host: "127.0.0.1", port: 0, threads: 4)) { _, port in
+        try withServer(ServerConfiguration(host: "127.0.0.1", port: 0, ioThreads: 2, workers: 4)) { _, port in
             let failures = Mutex<[String]>([])
             let answered = Atomic<Int>(0)
             let group = DispatchGroup()
@@ -107,7 +107,7 @@ struct LifecycleTests {
     }
 
     @Test func badConfigurationIsRejected() {
-        let server = Server(configuration: ServerConfiguration(port: 0, threads: 0), handler: echo)
+        let server = Server(configuration: ServerConfiguration(port: 0, ioThreads: 0), handler: echo)
         #expect(throws: ServerError.self) { try server.start() }
     }
 

@@ -74,7 +74,7 @@ struct ServerTests {
     }
 
     @Test func bodyExactlyAtTheLimitIsAccepted() throws {
-        try withServer(testConfiguration(maxBodyBytes: 1024)) { _, port in
+        try withServer(maxBodyBytes: 1024, handler: echo) { _, port in
             let connection = try TestConnection(port: port)
             let body = String(repeating: "z", count: 1024)
             let response = try connection.exchange(
@@ -120,7 +120,7 @@ struct ServerTests {
 
     @Test func oversizedContentLengthIsRefusedBeforeTheBodyIsSent() throws {
         let calls = Atomic<Int>(0)
-        try withServer(testConfiguration(maxBodyBytes: 1024), handler: { request in
+        try withServer(maxBodyBytes: 1024, handler: { request in
             calls.add(1, ordering: .relaxed)
             return echo(request)
         }) { _, port in
@@ -130,7 +130,7 @@ struct ServerTests {
                 "POST /big HTTP/1.1\r\nHost: h\r\nContent-Length: 100000\r\n\r\n")
             #expect(response.status == 413)
             #expect(response.header("Connection") == "close")
-            #expect(response.body == ServerConfiguration.defaultPayloadTooLarge.body)
+            #expect(response.body == TestApplication.refusal(.bodyTooLarge(limit: 1024)).body)
             #expect(try connection.closedByPeer())
             #expect(calls.load(ordering: .relaxed) == 0)
         }
@@ -138,7 +138,7 @@ struct ServerTests {
 
     @Test func oversizedChunkedBodyIsRefused() throws {
         let calls = Atomic<Int>(0)
-        try withServer(testConfiguration(maxBodyBytes: 1024), handler: { request in
+        try withServer(maxBodyBytes: 1024, handler: { request in
             calls.add(1, ordering: .relaxed)
             return echo(request)
         }) { _, port in
@@ -156,7 +156,7 @@ struct ServerTests {
     }
 
     @Test func endlessChunkedBodyIsCutOff() throws {
-        try withServer(testConfiguration(maxBodyBytes: 1024)) { _, port in
+        try withServer(maxBodyBytes: 1024, handler: echo) { _, port in
             let connection = try TestConnection(port: port)
             try connection.send("POST /big HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n")
             let chunk = "10000\r\n" + String(repeating: "c", count: 0x10000) + "\r\n"

@@ -1,22 +1,69 @@
 import LucidHTTP
 
+/// An application for tests: admits every request to lane 0 with `maxBodyBytes`, unless
+/// `admission` decides otherwise, answers with `handler`, and answers refusals with a plain
+/// text that names the reason.
+struct TestApplication: HTTPApplication {
+    var maxBodyBytes = 1024
+    var handler: @Sendable (Request) -> Response = echo
+    var admission: (@Sendable (Request, BodyFraming) -> Admission)?
+
+    func admit(_ request: Request, body: BodyFraming) -> Admission {
+        admission?(request, body) ?? .accept(lane: 0, maxBodyBytes: maxBodyBytes)
+    }
+
+    func respond(to request: Request) -> Response { handler(request) }
+
+    func refuse(_ request: Request, because reason: Refusal) -> Response {
+        Self.refusal(reason)
+    }
+
+    /// The answer to a refusal: its status, and the reason as text.
+    static func refusal(_ reason: Refusal) -> Response {
+        let status = switch reason {
+        case .bodyTooLarge: 413
+        case .unsupportedFraming: 400
+        case .overloaded, .stopping: 503
+        }
+        return Response(status: status, headers: [(name: "Content-Type", value: "text/plain")], body: Array("\(reason)\n".utf8))
+    }
+}
+
+extension Server {
+    /// A server answering every request with `handler`, bodies up to `maxBodyBytes`.
+    convenience init(configuration: ServerConfiguration, maxBodyBytes: Int = 1024, handler: @escaping @Sendable (Request) -> Response) {
+        self.init(configuration: configuration, application: TestApplication(maxBodyBytes: maxBodyBytes, handler: handler))
+    }
+}
+
 /// Runs `body` against a fresh server on 127.0.0.1, port 0, and stops the
 /// server whether `body` returns or throws.
 @discardableResult
 func withServer<T>(
     _ configuration: ServerConfiguration = testConfiguration(),
-    handler: @escaping @Sendable (Request) -> Response = echo,
+    application: TestApplication = TestApplication(),
     _ body: (Server, UInt16) throws -> T
 ) throws -> T {
-    let server = Server(configuration: configuration, handler: handler)
+    let server = Server(configuration: configuration, application: application)
     let port = try server.start()
     defer { server.stop() }
     return try body(server, port)
 }
 
-/// Port 0, two threads and a small body limit, so limits are cheap to pass.
-func testConfiguration(maxBodyBytes: Int = 1024) -> ServerConfiguration {
-    ServerConfiguration(host: "127.0.0.1", port: 0, threads: 2, maxBodyBytes: maxBodyBytes)
+/// Runs `body` against a fresh server answering with `handler`, bodies up to `maxBodyBytes`.
+@discardableResult
+func withServer<T>(
+    _ configuration: ServerConfiguration = testConfiguration(),
+    maxBodyBytes: Int = 1024,
+    handler: @escaping @Sendable (Request) -> Response,
+    _ body: (Server, UInt16) throws -> T
+) throws -> T {
+    try withServer(configuration, application: TestApplication(maxBodyBytes: maxBodyBytes, handler: handler), body)
+}
+
+/// Port 0, two I/O threads and two workers, and at most 1 MiB drained after a refusal.
+func testConfiguration() -> ServerConfiguration {
+    ServerConfiguration(host: "127.0.0.1", port: 0, ioThreads: 2, workers: 2, lingerBytes: 1 << 20)
 }
 
 /// Echoes the request as text, one fact per line, then the body.

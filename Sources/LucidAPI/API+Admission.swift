@@ -1,0 +1,72 @@
+import LucidHTTP
+
+/// The lanes the API's requests wait in.
+enum Lanes {
+    /// Everything but password hashing.
+    static let `default` = 0
+    /// Sign-in and registration: as many at once as hashes may run, the rest queue.
+    static let credentials = 1
+
+    static func all(_ configuration: APIConfiguration) -> [Lane] {
+        [
+            Lane(name: "default"),
+            Lane(
+                name: "credentials", concurrency: configuration.concurrentHashes, queueLimit: 1024,
+                queueTimeout: configuration.hashQueueTimeout),
+        ]
+    }
+}
+
+extension API: HTTPApplication {
+    /// The largest body a sign-in or registration may have: a 32-character username and a
+    /// 1,024-character password, each character escaped as `\uXXXX`, fit with room to spare.
+    static let credentialsBodyLimit = 16 << 10
+
+    /// Decides from the head alone: an unknown path, a wrong method or a missing token is
+    /// answered without reading the body; anything else is read into its lane.
+    public func admit(_ request: Request, body: BodyFraming) -> Admission {
+        switch router.match(method: request.method, path: request.path) {
+        case .notFound:
+            return .answer(answer(request, with: Problem(.notFound, "There is nothing at \(request.path).")))
+        case .wrongMethod(let allowed):
+            return .answer(answer(request, with: Problem(
+                .methodNotAllowed, "\(request.method) is not allowed here.",
+                headers: [("Allow", allowed.joined(separator: ", "))])))
+        case .found(let route, _):
+            switch route.access {
+            case .open:
+                return .accept(lane: Lanes.default, maxBodyBytes: configuration.maxBodyBytes)
+            case .credentials:
+                return .accept(lane: Lanes.credentials, maxBodyBytes: min(configuration.maxBodyBytes, Self.credentialsBodyLimit))
+            case .signedIn:
+                guard request.header("authorization") != nil else {
+                    return .answer(answer(request, with: Self.signInFirst))
+                }
+                return .accept(lane: Lanes.default, maxBodyBytes: configuration.maxBodyBytes)
+            }
+        }
+    }
+
+    /// Answers a whole request.
+    public func respond(to request: Request) -> Response {
+        handle(request)
+    }
+
+    /// The problem for a request the server turned away.
+    public func refuse(_ request: Request, because reason: Refusal) -> Response {
+        switch reason {
+        case .bodyTooLarge(let limit):
+            return answer(request, with: Problem(.payloadTooLarge, "The body is larger than \(limit) bytes."))
+        case .unsupportedFraming:
+            return answer(request, with: Problem(
+                .badRequest, "Send a body with Content-Length or with Transfer-Encoding: chunked alone."))
+        case .overloaded(let seconds):
+            return answer(request, with: Problem(
+                .unavailable, "The server is busy; nothing was changed. Try again in \(seconds) s.",
+                headers: [("Retry-After", String(seconds))]))
+        case .stopping:
+            return answer(request, with: Problem(
+                .unavailable, "The server is restarting; nothing was changed.", headers: [("Retry-After", "1")]))
+        }
+    }
+}

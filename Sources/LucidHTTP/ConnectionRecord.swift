@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Milliseconds on a clock that never jumps, for deadlines.
+enum MonotonicClock {
+    static var now: Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+}
+
+/// What the server knows of one open connection beyond libmicrohttpd: the deadline its
+/// current phase must meet, and whether to drain it after it closes.
+///
+/// libmicrohttpd's own timeout is reset by every byte, so a client trickling a byte at a
+/// time would keep a connection forever; the deadline here is not, and ``Watchdog`` cuts a
+/// connection that misses it.
+final class ConnectionRecord: Sendable {
+    /// The connection's socket. Valid while the record is in a ``ConnectionRegistry``:
+    /// libmicrohttpd removes it (notify-closed) before it closes the socket.
+    let socket: Int32
+    /// When the current phase must be over, in ``MonotonicClock`` milliseconds; 0: no deadline.
+    let deadline = Atomic<Int64>(0)
+    /// Set when an answer went out before the body was read: the socket is then drained
+    /// before it is closed, so the client reads the answer rather than a reset.
+    let lingers = Atomic<Bool>(false)
+
+    init(socket: Int32) {
+        self.socket = socket
+    }
+
+    /// Sets the deadline `seconds` from now, or clears it with `nil`.
+    func expect(within seconds: Int?) {
+        deadline.store(seconds.map { MonotonicClock.now + Int64($0) * 1000 } ?? 0, ordering: .relaxed)
+    }
+}
+
+/// The open connections, so that the watchdog can find the ones past their deadline.
+final class ConnectionRegistry: Sendable {
+    private let records = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
+
+    func add(_ record: ConnectionRecord) {
+        records.withLock { $0[ObjectIdentifier(record)] = record }
+    }
+
+    func remove(_ record: ConnectionRecord) {
+        _ = records.withLock { $0.removeValue(forKey: ObjectIdentifier(record)) }
+    }
+
+    /// The number of open connections.
+    var count: Int { records.withLock { $0.count } }
+
+    /// Shuts down the socket of every connection past its deadline at `now`, and returns how
+    /// many. Under the lock, so no socket is shut down after libmicrohttpd has closed it (its
+    /// number may already belong to someone else). libmicrohttpd then sees the end of the
+    /// stream on its own thread and closes the connection the usual way.
+    func cutOverdue(at now: Int64) -> Int {
+        records.withLock { records in
+            var cut = 0
+            for record in records.values {
+                let deadline = record.deadline.load(ordering: .relaxed)
+                guard deadline != 0, deadline <= now else { continue }
+                // Only if the I/O thread has not moved the connection to its next phase meanwhile.
+                guard record.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged
+                else { continue }
+                shutdown(record.socket, Int32(SHUT_RDWR))
+                cut += 1
+            }
+            return cut
+        }
+    }
+}

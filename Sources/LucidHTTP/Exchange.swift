@@ -1,0 +1,173 @@
+import CMicroHTTPD
+import Synchronization
+
+/// One request from its head to its answer.
+///
+/// The I/O thread that owns the connection fills it in (head, body) across several calls
+/// of the access callback, then suspends the connection and hands the exchange to the
+/// worker pool. A worker answers it through ``deliver(_:)``, which resumes the connection;
+/// the I/O thread then takes the answer and sends it.
+///
+/// `@unchecked Sendable`: the variable properties are touched only by the connection's I/O
+/// thread, except `request`, which is written before the exchange is submitted to the pool
+/// and only read after (the pool's lock orders the two). `connection` is used by other
+/// threads only in `deliver`, under `outcome`'s lock, while the connection is suspended,
+/// and a suspended connection stays allocated until it is resumed (``Daemon`` resumes every
+/// one before it stops libmicrohttpd).
+final class Exchange: Job, @unchecked Sendable {
+    /// Where the request's body stands; the cases exclude each other.
+    enum Body {
+        /// Within the limit: the bytes so far.
+        case accepted([UInt8])
+        /// Past the limit: nothing more is kept, bytes are only counted.
+        case rejected(discardedBytes: Int)
+    }
+
+    /// Where the answer stands, across threads.
+    private enum Outcome {
+        /// The I/O thread is still reading the request, or deciding.
+        case receiving
+        /// The connection is suspended until someone delivers an answer.
+        case suspended
+        /// An answer is waiting for the I/O thread.
+        case answered(Response)
+        /// The connection is to be closed without an answer.
+        case abandoned
+        /// The I/O thread has taken the answer.
+        case sent
+    }
+
+    private let connection: OpaquePointer
+    private let context: ServerContext
+    private let outcome = Mutex<Outcome>(.receiving)
+
+    /// The request; its body is filled in once it is all read.
+    var request: Request
+    let framing: BodyFraming
+    var body: Body = .accepted([])
+    /// The lane and body limit admission chose.
+    var lane = 0
+    var maxBodyBytes = 0
+    /// An answer decided from the head of a request without a body, sent when libmicrohttpd
+    /// calls for the answer (answering earlier would cost the keep-alive).
+    var pendingAnswer: Response?
+    /// Whether the exchange is counted among those `stop()` waits for.
+    var isInFlight = false
+
+    init(connection: OpaquePointer, context: ServerContext, request: Request, framing: BodyFraming) {
+        self.connection = connection
+        self.context = context
+        self.request = request
+        self.framing = framing
+    }
+
+    var clientAddress: String { request.clientAddress }
+
+    /// Appends a piece of body, or switches to `.rejected` once `maxBodyBytes` is passed
+    /// (dropping what was kept, so a too-large upload holds no memory).
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        switch body {
+        case .accepted(var kept):
+            if kept.count + bytes.count > maxBodyBytes {
+                body = .rejected(discardedBytes: kept.count + bytes.count)
+            } else {
+                // A placeholder first keeps `kept` uniquely referenced, so appending does not copy.
+                body = .accepted([])
+                kept.append(contentsOf: bytes)
+                body = .accepted(kept)
+            }
+        case .rejected(let discarded):
+            body = .rejected(discardedBytes: discarded + bytes.count)
+        }
+    }
+
+    /// Suspends the connection until ``deliver(_:)``; call before handing the exchange on.
+    func suspend() {
+        if case .accepted(let bytes) = body { request.body = bytes }
+        MHD_suspend_connection(connection)
+        outcome.withLock { $0 = .suspended }
+    }
+
+    /// Hands `response` to the I/O thread and wakes the connection. Only the first answer
+    /// of a suspended exchange counts; later ones (a worker finishing after `stop()` has
+    /// given up on it) are dropped.
+    func deliver(_ response: Response) {
+        settle(.answered(response))
+    }
+
+    /// Wakes the connection to close it without an answer: what `stop()` does to a request
+    /// still being answered when its grace period ends. Its outcome is unknown, so the
+    /// client is told nothing rather than something that may be false.
+    func abandon() {
+        settle(.abandoned)
+    }
+
+    private func settle(_ final: Outcome) {
+        outcome.withLock { outcome in
+            guard case .suspended = outcome else { return }
+            outcome = final
+            // Under the lock: `Daemon.shutDown` answers every exchange through this same
+            // lock before it stops libmicrohttpd, so no resume can come after that.
+            MHD_resume_connection(connection)
+        }
+    }
+
+    /// What came back for the I/O thread, once.
+    enum Delivery {
+        case none
+        case response(Response)
+        case abandoned
+    }
+
+    /// The delivered answer, or the order to close, once.
+    func takeDelivery() -> Delivery {
+        outcome.withLock { outcome in
+            switch outcome {
+            case .answered(let response):
+                outcome = .sent
+                return .response(response)
+            case .abandoned:
+                outcome = .sent
+                return .abandoned
+            case .receiving, .suspended, .sent:
+                return .none
+            }
+        }
+    }
+
+    /// The request as admission saw it: head only.
+    var head: Request {
+        var head = request
+        head.body = []
+        return head
+    }
+
+    func run() {
+        deliver(context.application.respond(to: request))
+    }
+
+    func refuse(_ reason: Refusal) {
+        deliver(context.application.refuse(head, because: reason))
+    }
+}
+
+/// The exchanges that have been answered or handed to the pool and whose request has not
+/// completed: what `stop()` waits for, and answers if they take too long.
+final class ExchangeRegistry: Sendable {
+    private let exchanges = Mutex<[ObjectIdentifier: Exchange]>([:])
+
+    func add(_ exchange: Exchange) {
+        exchanges.withLock { $0[ObjectIdentifier(exchange)] = exchange }
+    }
+
+    func remove(_ exchange: Exchange) {
+        _ = exchanges.withLock { $0.removeValue(forKey: ObjectIdentifier(exchange)) }
+    }
+
+    var isEmpty: Bool { exchanges.withLock { $0.isEmpty } }
+
+    /// Closes every connection still waiting for its answer, without one.
+    func abandonWaiting() {
+        for exchange in exchanges.withLock({ Array($0.values) }) { exchange.abandon() }
+    }
+}

@@ -1,0 +1,54 @@
+/// What a ``Server`` serves: the application decides, from a request's head alone, whether
+/// to read its body and which lane runs it; then it answers the whole request.
+///
+/// The server calls ``admit(_:body:)`` on a connection's I/O thread as soon as the head is
+/// in, so it must be quick and must not block: no disk, no locks held for long. Everything
+/// else runs on the server's workers, never on an I/O thread, so a slow answer holds one
+/// worker and no connection but its own.
+public protocol HTTPApplication: Sendable {
+    /// Decides what happens to a request whose head (method, path, query, headers, client
+    /// address) is in and whose body, if any, is not read yet. `request.body` is empty.
+    func admit(_ request: Request, body: BodyFraming) -> Admission
+
+    /// Answers a whole admitted request, on a worker of the lane ``admit(_:body:)`` chose.
+    func respond(to request: Request) -> Response
+
+    /// Answers a request the server itself turns away, for `reason`; `request.body` is empty.
+    func refuse(_ request: Request, because reason: Refusal) -> Response
+}
+
+/// How a request's body is framed, as its head announces it.
+public enum BodyFraming: Equatable, Sendable {
+    /// No body: neither `Content-Length` (or 0) nor `Transfer-Encoding`.
+    case none
+    /// `Content-Length` bytes follow.
+    case length(Int)
+    /// `Transfer-Encoding: chunked`: the length is known only at the end.
+    case chunked
+
+    /// Whether bytes of a body may follow the head.
+    var mayHaveBody: Bool { self != .none }
+}
+
+/// What the application decided about a request from its head.
+public enum Admission: Sendable {
+    /// Read the body, refusing it past `maxBodyBytes`, then answer it on a worker of the lane
+    /// at index `lane` of ``ServerConfiguration/lanes``.
+    case accept(lane: Int, maxBodyBytes: Int)
+    /// Answer with this response without reading the body.
+    case answer(Response)
+}
+
+/// Why the server turned a request away without asking the application to answer it.
+public enum Refusal: Equatable, Sendable {
+    /// The body passed the admitted limit of this many bytes (413).
+    case bodyTooLarge(limit: Int)
+    /// The body is framed in a way this server does not read: a `Transfer-Encoding` other
+    /// than `chunked`, or one together with `Content-Length` (400).
+    case unsupportedFraming
+    /// The lane's queue is full, or the request waited in it past the lane's deadline;
+    /// the client may try again after this many seconds (503).
+    case overloaded(retryAfterSeconds: Int)
+    /// The server is stopping; the client may try again elsewhere or later (503).
+    case stopping
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Synchronization
+
+/// A thread that, four times a second, cuts connections past their deadline and refuses
+/// queued requests past their lane's deadline, so neither waits on anyone's good will.
+final class Watchdog: Sendable {
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private let stopped = Atomic<Bool>(false)
+
+    init(_ context: ServerContext) {
+        let thread = Thread { [self] in
+            while !stopped.load(ordering: .relaxed) {
+                let now = MonotonicClock.now
+                _ = context.connections.cutOverdue(at: now)
+                context.pool.expire(at: now)
+                _ = wake.wait(timeout: .now() + .milliseconds(250))
+            }
+            finished.signal()
+        }
+        thread.name = "lucid-watchdog"
+        thread.start()
+    }
+
+    /// Ends the thread; returns once it has.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        wake.signal()
+        finished.wait()
+    }
+}

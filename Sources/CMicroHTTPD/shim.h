@@ -17,7 +17,7 @@
 /// literal. Negative, so it can never be mistaken for an errno value.
 #define LUCID_MHD_INVALID_HOST (-1)
 
-/// Starts a daemon with an internal thread pool of poll() loops, bound to `host:port`
+/// Starts a daemon with an internal thread pool (poll() or epoll loops, as `flags` say), bound to `host:port`
 /// (an IPv4 or IPv6 literal; port 0 lets the kernel pick).
 ///
 /// The socket address is parsed here rather than in Swift so that the
@@ -25,7 +25,8 @@
 /// and does not keep the address pointer, so a stack address is enough.
 ///
 /// `per_address_limit` caps the connections from one client address (0: no cap);
-/// `notify_connection` hears of every connection's start and end.
+/// `accept_policy` may turn a new connection away; `notify_connection` hears of every
+/// connection's start and end.
 ///
 /// Returns NULL on failure with `*error_out` set to errno as it was right
 /// after MHD_start_daemon returned (EADDRINUSE, EACCES, ...), or to
@@ -38,6 +39,8 @@ lucid_mhd_start (unsigned int flags,
                  unsigned int connection_limit,
                  unsigned int per_address_limit,
                  unsigned int timeout_seconds,
+                 MHD_AcceptPolicyCallback accept_policy,
+                 void *accept_cls,
                  MHD_AccessHandlerCallback access_handler,
                  void *access_cls,
                  MHD_RequestCompletedCallback completed_handler,
@@ -75,7 +78,7 @@ lucid_mhd_start (unsigned int flags,
   struct MHD_Daemon *daemon =
     MHD_start_daemon (flags,
                       port, /* ignored: MHD_OPTION_SOCK_ADDR wins */
-                      NULL, NULL,
+                      accept_policy, accept_cls,
                       access_handler, access_cls,
                       MHD_OPTION_SOCK_ADDR, address,
                       MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,

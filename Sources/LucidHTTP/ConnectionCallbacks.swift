@@ -37,6 +37,15 @@ enum ConnectionCallbacks {
         }
     }
 
+    /// `MHD_AcceptPolicyCallback`: once `stop()` has begun, new connections are closed at
+    /// once rather than served. (Closing the listening socket instead, MHD_quiesce_daemon,
+    /// can race with an epoll worker in 0.9.75 and abort the process.)
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+        guard let cls else { return .NO }
+        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        return context.stopping.load(ordering: .relaxed) ? .NO : .YES
+    }
+
     /// The record of `connection`; only inside a callback for it.
     static func record(of connection: OpaquePointer) -> ConnectionRecord? {
         guard let opaque = lucid_mhd_socket_context(connection) else { return nil }

@@ -67,9 +67,13 @@ final class TestServer: Sendable {
 
     /// Opens fresh stores on the database and starts a server; it listens when this returns.
     func start(registration: APIConfiguration.Registration = .open, maxBodyBytes: Int = 1 << 20) throws {
+        try start(APIConfiguration(registration: registration, passwordCost: .minimum, maxBodyBytes: maxBodyBytes))
+    }
+
+    /// Opens fresh stores and starts a server with exactly this API configuration.
+    func start(_ configuration: APIConfiguration) throws {
         let journals = try JournalStore(path: databasePath)
         let accounts = try AccountStore(path: databasePath)
-        let configuration = APIConfiguration(registration: registration, passwordCost: .minimum, maxBodyBytes: maxBodyBytes)
         let api = API(
             journals: journals, accounts: accounts, configuration: configuration,
             environment: clock?.environment ?? .live, log: { [log] line in log.append(line) })

@@ -47,6 +47,11 @@ public enum ConnectionBudget {
         return max(16, min(byDescriptors, byMemory, Int(Int32.max)))
     }
 
+    /// The default bound on request bodies held in memory at once: an eighth of memory, at most 1 GiB.
+    public static var bufferedBodyBytes: Int {
+        min(1 << 30, physicalMemory / 8)
+    }
+
     /// The automatic limit for this process, after raising its open-file limit.
     public static var automatic: Int {
         connections(openFiles: raiseOpenFileLimit(), memory: physicalMemory)

@@ -17,10 +17,11 @@ import Synchronization
 final class Exchange: Job, @unchecked Sendable {
     /// Where the request's body stands; the cases exclude each other.
     enum Body {
-        /// Within the limit: the bytes so far.
+        /// Within the limits: the bytes so far.
         case accepted([UInt8])
-        /// Past the limit: nothing more is kept, bytes are only counted.
-        case rejected(discardedBytes: Int)
+        /// Refused for `reason` (too large, or memory for bodies ran short): nothing more
+        /// is kept, bytes are only counted.
+        case rejected(Refusal, discardedBytes: Int)
     }
 
     /// Where the answer stands, across threads.
@@ -63,22 +64,40 @@ final class Exchange: Job, @unchecked Sendable {
 
     var clientAddress: String { request.clientAddress }
 
-    /// Appends a piece of body, or switches to `.rejected` once `maxBodyBytes` is passed
-    /// (dropping what was kept, so a too-large upload holds no memory).
+    /// Body bytes taken from the server's body budget, given back when the request completes.
+    var reservedBodyBytes = 0
+
+    /// Appends a piece of body, or switches to `.rejected` once `maxBodyBytes` or the
+    /// server's body budget is passed (dropping what was kept, so a refused upload holds no memory).
     func append(_ bytes: UnsafeRawBufferPointer) {
         switch body {
         case .accepted(var kept):
-            if kept.count + bytes.count > maxBodyBytes {
-                body = .rejected(discardedBytes: kept.count + bytes.count)
+            let total = kept.count + bytes.count
+            if total > maxBodyBytes {
+                reject(.bodyTooLarge(limit: maxBodyBytes), discarded: total)
+            } else if total > reservedBodyBytes && !context.reserveBody(total - reservedBodyBytes) {
+                reject(.overloaded(retryAfterSeconds: 1), discarded: total)
             } else {
+                reservedBodyBytes = max(reservedBodyBytes, total)
                 // A placeholder first keeps `kept` uniquely referenced, so appending does not copy.
                 body = .accepted([])
                 kept.append(contentsOf: bytes)
                 body = .accepted(kept)
             }
-        case .rejected(let discarded):
-            body = .rejected(discardedBytes: discarded + bytes.count)
+        case .rejected(let reason, let discarded):
+            body = .rejected(reason, discardedBytes: discarded + bytes.count)
         }
+    }
+
+    private func reject(_ reason: Refusal, discarded: Int) {
+        body = .rejected(reason, discardedBytes: discarded)
+        releaseBody()
+    }
+
+    /// Gives the body's reservation back to the server.
+    func releaseBody() {
+        context.releaseBody(reservedBodyBytes)
+        reservedBodyBytes = 0
     }
 
     /// Suspends the connection until ``deliver(_:)``; call before handing the exchange on.

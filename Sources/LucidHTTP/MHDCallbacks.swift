@@ -35,7 +35,7 @@ enum MHDCallbacks {
             // libmicrohttpd cannot queue an answer while a body is being delivered, so an
             // oversized chunked body is read and dropped up to a bound, then answered; past
             // the bound the connection is cut rather than read forever.
-            if case .rejected(let discarded) = exchange.body,
+            if case .rejected(_, let discarded) = exchange.body,
                discarded > exchange.maxBodyBytes &+ context.configuration.lingerBytes {
                 return .NO
             }
@@ -53,6 +53,7 @@ enum MHDCallbacks {
         // Balances the passRetained in `begin`: the exchange dies with this scope.
         let exchange = Unmanaged<Exchange>.fromOpaque(opaque).takeRetainedValue()
         if exchange.isInFlight { context.exchanges.remove(exchange) }
+        exchange.releaseBody()
         // A kept-alive connection may idle, then must send its next head in time.
         if let connection, let record = ConnectionCallbacks.record(of: connection) {
             let configuration = context.configuration
@@ -95,6 +96,13 @@ enum MHDCallbacks {
                 let refusal = context.application.refuse(exchange.head, because: .unsupportedFraming)
                 return answerEarly(refusal, exchange, context, connection, record)
             }
+            if case .length(let announced) = head.framing {
+                guard context.reserveBody(announced) else {
+                    let refusal = context.application.refuse(exchange.head, because: .overloaded(retryAfterSeconds: 1))
+                    return answerEarly(refusal, exchange, context, connection, record)
+                }
+                exchange.reservedBodyBytes = announced
+            }
             return .YES
         }
     }
@@ -113,10 +121,9 @@ enum MHDCallbacks {
             markInFlight(exchange, context)
             return queue(response, on: connection, close: stopping)
         }
-        if case .rejected = exchange.body {
+        if case .rejected(let reason, _) = exchange.body {
             markInFlight(exchange, context)
-            let refusal = context.application.refuse(exchange.head, because: .bodyTooLarge(limit: exchange.maxBodyBytes))
-            return queue(refusal, on: connection, close: true)
+            return queue(context.application.refuse(exchange.head, because: reason), on: connection, close: true)
         }
         // Counted before the pool can answer, so a stop() that begins meanwhile waits for it.
         markInFlight(exchange, context)

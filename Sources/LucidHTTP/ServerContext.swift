@@ -10,6 +10,9 @@ final class ServerContext: Sendable {
     /// Requests answered or handed to the pool and not completed: what `stop()` waits for.
     let exchanges = ExchangeRegistry()
     let lingerer: Lingerer
+    /// Body bytes that may still be buffered, over all requests (see
+    /// ``ServerConfiguration/maxBufferedBodyBytes``).
+    let bodyBudget: Atomic<Int>
     /// Set when `stop()` begins, so that late answers ask clients to close their
     /// keep-alive connections instead of sending more requests.
     let stopping = Atomic<Bool>(false)
@@ -19,5 +22,23 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         self.pool = WorkerPool(workers: configuration.workers, lanes: configuration.lanes)
         self.lingerer = Lingerer(seconds: configuration.lingerSeconds, bytes: configuration.lingerBytes)
+        self.bodyBudget = Atomic(configuration.maxBufferedBodyBytes ?? ConnectionBudget.bufferedBodyBytes)
+    }
+
+    /// Takes `bytes` from the body budget, or answers false (and takes nothing) if too few are left.
+    func reserveBody(_ bytes: Int) -> Bool {
+        var available = bodyBudget.load(ordering: .relaxed)
+        while available >= bytes {
+            let (exchanged, current) = bodyBudget.compareExchange(
+                expected: available, desired: available - bytes, ordering: .relaxed)
+            if exchanged { return true }
+            available = current
+        }
+        return false
+    }
+
+    /// Gives `bytes` back to the body budget.
+    func releaseBody(_ bytes: Int) {
+        if bytes > 0 { bodyBudget.add(bytes, ordering: .relaxed) }
     }
 }

@@ -131,6 +131,39 @@ struct HostileClientTests {
         }
     }
 
+    @Test func bodiesHeldInMemoryAreBoundedOverAllConnections() throws {
+        var configuration = testConfiguration()
+        configuration.maxBufferedBodyBytes = 1000
+        try withServer(configuration, maxBodyBytes: 1024, handler: echo) { _, port in
+            // The first upload reserves its 800 bytes and sends only part of them.
+            let first = try TestConnection(port: port, from: "127.0.0.10")
+            try first.send("POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 800\r\n\r\n" + String(repeating: "a", count: 100))
+            usleep(50_000)
+            // Another 800 would pass the budget: refused before it is read, and told to retry.
+            let second = try TestConnection(port: port, from: "127.0.0.11")
+                .request(method: "POST", path: "/b", body: Array(repeating: 1, count: 800))
+            #expect(second.status == 503)
+            #expect(second.text == "\(Refusal.overloaded(retryAfterSeconds: 1))\n")
+            // A chunked body that grows past it is refused too, once it is all in.
+            let chunked = try TestConnection(port: port, from: "127.0.0.12")
+            try chunked.send("POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "200\r\n" + String(repeating: "c", count: 512) + "\r\n0\r\n\r\n")
+            #expect(try chunked.readResponse().status == 503)
+            // Once the first completes, its bytes are free again.
+            try first.send(String(repeating: "a", count: 700))
+            #expect(try first.readResponse().status == 200)
+            // (The reservation is given back when the request completes, just after its answer
+            // is sent, so the next upload may need a moment.)
+            var third = 0
+            for _ in 0..<100 where third != 200 {
+                third = try TestConnection(port: port, from: "127.0.0.13")
+                    .request(method: "POST", path: "/d", body: Array(repeating: 1, count: 800)).status
+                if third != 200 { usleep(10_000) }
+            }
+            #expect(third == 200)
+        }
+    }
+
     @Test func aSlowLaneNeverHoldsTheWorkersOfTheOthers() throws {
         let release = DispatchSemaphore(value: 0)
         let entered = Atomic<Int>(0)

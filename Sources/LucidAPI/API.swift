@@ -93,7 +93,10 @@ public final class API: Sendable {
     /// Answers `request`, and logs it: method, path, status, duration, user id. Never a
     /// secret, a body, or a query string.
     public func handle(_ request: Request) -> Response {
-        respond(to: request) { (call: inout Call) throws(Problem) in try route(&call) }
+        respond(to: request) { (call: inout Call) throws(Problem) in
+            if let problem = Self.pathProblem(call.request.path) { throw problem }
+            return try route(&call)
+        }
     }
 
     private func respond(to request: Request, _ answer: (inout Call) throws(Problem) -> Response) -> Response {
@@ -111,7 +114,8 @@ public final class API: Sendable {
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         let fraction = String(micros % 1000)
         let duration = "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)ms"
-        log("\(request.method) \(request.path) \(response.status) \(duration) "
+        // Method and path come from the client: escaped, so they cannot end the line or fake another.
+        log("\(LogText.escaped(request.method)) \(LogText.escaped(request.path)) \(response.status) \(duration) "
             + "user=\(call.user?.id.uuidString.lowercased() ?? "-") request=\(requestID)")
         return response
     }

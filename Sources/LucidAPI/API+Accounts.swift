@@ -40,7 +40,9 @@ extension API {
 
         let hash: String
         do throws(CryptoError) { hash = try hasher.hash(input.password) } catch {
-            throw Problem(.unavailable, "The server is short of memory; try again.", headers: [("Retry-After", "1")])
+            var problem = Problem(.unavailable, "The server is short of memory; try again.", headers: [("Retry-After", "1")])
+            problem.logDetail = "argon2id hashing failed: \(error)"
+            throw problem
         }
         let now = environment.now()
         let user = User(id: environment.newID(), username: input.username, createdAt: now)

@@ -78,6 +78,11 @@ public struct Problem: Error, Sendable {
     public var faults: [Fault] = []
     /// Extra headers: `Allow`, `WWW-Authenticate`, `Retry-After`.
     public var headers: [(name: String, value: String)] = []
+    /// What went wrong inside the server (a SQLite code and message), for the request's log
+    /// line only: `response(requestID:)` never renders it, so a client learns nothing of our
+    /// internals. It must never hold a secret or dream text; SQLite messages name tables,
+    /// columns and constraints, not the values bound to a statement.
+    var logDetail: String?
 
     /// A problem of `kind` explained by `detail`.
     public init(_ kind: Kind, _ detail: String, faults: [Fault] = [], headers: [(name: String, value: String)] = []) {

@@ -36,7 +36,7 @@ extension API {
                 reader.fail("/password", "must be 8 to 1024 characters")
             }
         }
-        guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let input, reader.errors.isEmpty else { throw reader.problem }
 
         let hash: String
         do throws(CryptoError) { hash = try hasher.hash(input.password) } catch {
@@ -61,7 +61,7 @@ extension API {
         let lifetime = input.flatMap { input in
             reader.optional(input.members, "expiresIn", at: "") { $0.integer($1, at: $2, in: Self.sessionLifetime) }
         }
-        guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let input, reader.errors.isEmpty else { throw reader.problem }
 
         let now = environment.now()
         if let wait = throttle.retryAfter(input.username, now: now.millisecondsSince1970) {

@@ -65,7 +65,7 @@ extension API {
         let user = try authenticate(&call)
         var reader = FieldReader()
         let input = reader.newDream(try call.jsonBody(), at: "")
-        guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let input, reader.errors.isEmpty else { throw reader.problem }
         let dream = input.dream(createdAt: environment.now(), newID: environment.newID)
         // The reader has already checked the dream against the reducer's rules.
         let commit = try change(call, by: user, .addDream(dream))
@@ -88,7 +88,7 @@ extension API {
         let body = try call.jsonBody(accepting: ["application/json", "application/merge-patch+json"])
         var reader = FieldReader()
         let changes = reader.changes(body, at: "")
-        guard let changes, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let changes, reader.errors.isEmpty else { throw reader.problem }
         let commit = try change(call, by: user, .updateDream(id: id, changes: changes, at: environment.now()))
         guard let dream = commit.model.dream(id) else { throw Problem.refused(.dreamNotFound(id), at: "") }
         return Reply.json(dream, version: commit.version)
@@ -112,7 +112,7 @@ extension API {
         var reader = FieldReader()
         let members = reader.object(try call.jsonBody(), at: "", allowed: ["creature"]) ?? [:]
         let creature = reader.required(members, "creature", at: "") { $0.creature($1, at: $2) }
-        guard let creature, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let creature, reader.errors.isEmpty else { throw reader.problem }
         let commit = try change(call, by: user, .setFavoriteCreature(creature))
         return Reply.object(version: commit.version) { $0.key("creature"); $0.value(commit.model.favoriteCreature) }
     }
@@ -136,7 +136,7 @@ extension API {
         } else if reader.errors.isEmpty {
             reader.fail("/actions", "is required")
         }
-        guard reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard reader.errors.isEmpty else { throw reader.problem }
 
         let expected = try expectedVersion(call, of: user)
         let now = environment.now()

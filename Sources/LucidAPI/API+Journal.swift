@@ -13,11 +13,18 @@ extension API {
 
     /// The version a mutation must find the journal at, from If-Match. With several tags,
     /// the current version if it is among them: the store checks it again under its lock.
+    /// Tags that name no version at all (weak, or not written as we write versions) can
+    /// never match, so they are 412 at once.
     func expectedVersion(_ call: Call, of user: User) throws(Problem) -> Int? {
         guard let versions = try call.matchedVersions() else { return nil }
-        guard versions.count > 1 else { return versions.first }
+        if versions.count == 1 { return versions[0] }
         let current = try journal { () throws(JournalError) in try journals.head(of: user.id).version }
-        return versions.contains(current) ? current : versions.first
+        guard let first = versions.first else {
+            throw Problem(.preconditionFailed,
+                          "If-Match names no version of this journal: a weak tag never matches, and versions are written \"12\".",
+                          headers: [("ETag", "\"\(current)\"")])
+        }
+        return versions.contains(current) ? current : first
     }
 
     /// Applies one action sent through a REST route by `user`, with the route's If-Match.

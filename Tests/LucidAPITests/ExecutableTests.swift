@@ -22,11 +22,26 @@ import Testing
         #expect(version.status == 0 && version.output.hasPrefix("lucid 1."))
     }
 
-    @Test(arguments: [["serve", "--port", "http"], ["serve", "--registration", "maybe"], ["serve", "--nope"], ["fly"]])
+    @Test(arguments: [
+        ["serve", "--port", "http"], ["serve", "--registration", "maybe"], ["serve", "--nope"], ["fly"],
+        // Once traps: an empty argument, and one that is only "=".
+        ["serve", ""], ["serve", "="], [""], ["="], ["serve", "=0"], ["serve", "=", "0"],
+        // "--port=" is the empty value, not "take the next argument".
+        ["serve", "--port=", "0"], ["serve", "--port="], ["serve", "--port"], ["serve", "--host="],
+        ["serve", "--database", ""], ["serve", "--threads=0"], ["serve", "--threads", "99999999999999999999"],
+        ["serve", "--port=65536"], ["serve", "--max-body-bytes=-1"], ["serve", "--port==0"],
+    ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
         let result = try Self.run(arguments)
-        #expect(result.status == 64)
+        #expect(result.status == 64, "\(arguments): \(result.errors)")
         #expect(result.errors.hasPrefix("lucid: "))
+    }
+
+    @Test(arguments: [["LUCID_PORT": ""], ["LUCID_HOST": ""], ["LUCID_THREADS": "x"], ["LUCID_REGISTRATION": "="]])
+    func aBadEnvironmentVariableExitsWithUsage(_ environment: [String: String]) throws {
+        let child = try ChildProcess(Self.binary, ["serve", "--port", "0"], environment: environment)
+        #expect(child.waitForExit(seconds: 20) == 64, "\(environment): \(child.errors)")
+        #expect(child.errors.hasPrefix("lucid: "))
     }
 
     @Test func servesOnAFreePortLogsRequestsAndStopsCleanlyOnSIGTERM() throws {

@@ -56,6 +56,8 @@ struct AccountTests {
                 (["username": "has space", "password": TestClient.password], ["/username"]),
                 (["username": String(repeating: "a", count: 33), "password": TestClient.password], ["/username"]),
                 (["username": "okname", "password": String(repeating: "p", count: 1025)], ["/password"]),
+                // 1,024 characters but 2,048 code points.
+                (["username": "okname", "password": String(repeating: "e\u{301}", count: 1024)], ["/password"]),
                 ([:], ["/username", "/password"]),
                 (["username": 12, "password": true], ["/username", "/password"]),
                 (["username": "okname", "password": TestClient.password, "admin": true], ["/admin"]),

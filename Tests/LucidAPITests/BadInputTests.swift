@@ -114,6 +114,8 @@ struct BadInputTests {
                 (["description": "x", "creature": shark, "dreamtOn": "2026-01-01T00:00:00Z"], ["/dreamtOn"]),
                 (["description": "x", "creature": shark, "id": 7], ["/id"]),
                 (["description": "x", "creature": shark, "a/b~c": 1], ["/a~1b~0c"]),
+                // One character, 800,001 bytes.
+                (["description": "x" + String(repeating: "\u{301}", count: 400_000), "creature": shark], ["/description"]),
             ]
             for (body, expected) in cases {
                 expectInvalid(try client.post("/v1/dreams", json: body, token: journal.token), expected)

@@ -78,18 +78,33 @@ struct FieldReader {
         return text
     }
 
-    /// An integer written without fraction or exponent, within `range` if one is given.
+    /// An integer, within `range` if one is given. As in JSON Schema, any number without a
+    /// fractional part is one, however it is written: `35610.0` and `3.561e4` are 35610.
     mutating func integer(_ value: JSONValue, at pointer: String, in range: ClosedRange<Int>? = nil) -> Int? {
-        guard case .number(let text) = value, let number = Int(text) else {
+        guard case .number(let text) = value else {
             fail(pointer, "must be an integer")
             return nil
         }
+        let number: Int
+        switch JSONInteger(text) {
+        case .value(let integer):
+            number = integer
+        case .fractional:
+            fail(pointer, "must be an integer")
+            return nil
+        case .outOfRange(let negative):
+            if let range { fail(pointer, Self.describe(range)) } else { fail(pointer, negative ? "is too small" : "is too large") }
+            return nil
+        }
         if let range, !range.contains(number) {
-            fail(pointer, range.upperBound == .max
-                ? "must be at least \(range.lowerBound)" : "must be from \(range.lowerBound) to \(range.upperBound)")
+            fail(pointer, Self.describe(range))
             return nil
         }
         return number
+    }
+
+    private static func describe(_ range: ClosedRange<Int>) -> String {
+        range.upperBound == .max ? "must be at least \(range.lowerBound)" : "must be from \(range.lowerBound) to \(range.upperBound)"
     }
 
     mutating func uuid(_ value: JSONValue, at pointer: String) -> UUID? {

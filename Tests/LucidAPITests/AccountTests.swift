@@ -91,6 +91,25 @@ struct AccountTests {
         }
     }
 
+    /// JSON Schema calls 35610.0 an integer, and so does the server.
+    @Test func expiresInIsAnyIntegerValuedNumber() throws {
+        let clock = TestClock()
+        try withServer(clock: clock) { client in
+            _ = try client.register("spelled")
+            for text in ["35610.0", "3.561e4", "356100E-1"] {
+                let body = #"{"username":"spelled","password":"\#(TestClient.password)","expiresIn":\#(text)}"#
+                let response = try client.post("/v1/sessions", body: Array(body.utf8), headers: [("Content-Type", "application/json")])
+                expectJSON(response, 201, version: nil)
+                #expect(response.json["expiresAt"].string == rfc3339(clock.now.millisecondsSince1970 + 35_610_000), "\(text)")
+            }
+            for text in ["35610.5", "59.0", "1e400"] {
+                let body = #"{"username":"spelled","password":"\#(TestClient.password)","expiresIn":\#(text)}"#
+                let response = try client.post("/v1/sessions", body: Array(body.utf8), headers: [("Content-Type", "application/json")])
+                expectInvalid(response, ["/expiresIn"])
+            }
+        }
+    }
+
     @Test func expiresInOutOfRangeIs422() throws {
         try withServer { client in
             _ = try client.register("ranger")

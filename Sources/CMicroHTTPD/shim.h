@@ -26,7 +26,8 @@
 ///
 /// `per_address_limit` caps the connections from one client address (0: no cap);
 /// `accept_policy` may turn a new connection away; `notify_connection` hears of every
-/// connection's start and end.
+/// connection's start and end; `uri_log` sees each request-target as sent, before
+/// libmicrohttpd decodes it in place (after which a decoded `%00` would end it).
 ///
 /// Returns NULL on failure with `*error_out` set to errno as it was right
 /// after MHD_start_daemon returned (EADDRINUSE, EACCES, ...), or to
@@ -47,6 +48,8 @@ lucid_mhd_start (unsigned int flags,
                  void *completed_cls,
                  MHD_NotifyConnectionCallback notify_connection,
                  void *notify_cls,
+                 void *(*uri_log) (void *cls, const char *uri, struct MHD_Connection *connection),
+                 void *uri_log_cls,
                  int *error_out)
 {
   struct sockaddr_in v4;
@@ -89,6 +92,7 @@ lucid_mhd_start (unsigned int flags,
                       completed_cls,
                       MHD_OPTION_NOTIFY_CONNECTION, notify_connection,
                       notify_cls,
+                      MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                       MHD_OPTION_END);
   *error_out = (NULL == daemon) ? errno : 0;
   return daemon;

@@ -6,6 +6,10 @@ import LucidStore
 
 extension API {
     static let usernameLength = 3...32
+    /// A password's length in Unicode code points, as JSON Schema's `minLength`/`maxLength`
+    /// count them, so openapi.yaml states the rule exactly. Code points, not characters: a
+    /// character can be any number of bytes, and argon2id hashes the bytes; 1,024 code points
+    /// are at most 4,096 bytes of UTF-8.
     static let passwordLength = 8...1024
     static let usernameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
     /// How long a session may be asked to last, in seconds: a minute to a year.
@@ -22,6 +26,12 @@ extension API {
         return (username, password, members)
     }
 
+    /// What is wrong with `password` as a new password, if anything.
+    static func passwordError(_ password: String) -> FieldError? {
+        guard !passwordLength.contains(password.unicodeScalars.count) else { return nil }
+        return FieldError(pointer: "/password", detail: "must be 8 to 1024 Unicode code points")
+    }
+
     func register(_ call: inout Call) throws(Problem) -> Response {
         guard configuration.registration == .open else {
             throw Problem(.registrationClosed, "This server does not take new registrations.")
@@ -32,15 +42,15 @@ extension API {
             if !Self.usernameLength.contains(input.username.count) || !input.username.allSatisfy(Self.usernameCharacters.contains) {
                 reader.fail("/username", "must be 3 to 32 of a-z, 0-9, '.', '_' and '-'")
             }
-            if !Self.passwordLength.contains(input.password.count) {
-                reader.fail("/password", "must be 8 to 1024 characters")
-            }
+            if let error = Self.passwordError(input.password) { reader.fail(error.pointer, error.detail) }
         }
-        guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let input, reader.errors.isEmpty else { throw reader.problem }
 
         let hash: String
         do throws(CryptoError) { hash = try hasher.hash(input.password) } catch {
-            throw Problem(.unavailable, "The server is short of memory; try again.", headers: [("Retry-After", "1")])
+            var problem = Problem(.unavailable, "The server is short of memory; try again.", headers: [("Retry-After", "1")])
+            problem.logDetail = "argon2id hashing failed: \(error)"
+            throw problem
         }
         let now = environment.now()
         let user = User(id: environment.newID(), username: input.username, createdAt: now)
@@ -59,7 +69,7 @@ extension API {
         let lifetime = input.flatMap { input in
             reader.optional(input.members, "expiresIn", at: "") { $0.integer($1, at: $2, in: Self.sessionLifetime) }
         }
-        guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let input, reader.errors.isEmpty else { throw reader.problem }
 
         let now = environment.now()
         if let wait = throttle.retryAfter(input.username, now: now.millisecondsSince1970) {

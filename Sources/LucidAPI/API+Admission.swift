@@ -22,9 +22,11 @@ extension API: HTTPApplication {
     /// 1,024-character password, each character escaped as `\uXXXX`, fit with room to spare.
     static let credentialsBodyLimit = 16 << 10
 
-    /// Decides from the head alone: an unknown path, a wrong method or a missing token is
-    /// answered without reading the body; anything else is read into its lane.
+    /// Decides from the head alone: a path with a control character, an unknown path, a wrong
+    /// method or a missing token is answered without reading the body; anything else is read
+    /// into its lane.
     public func admit(_ request: Request, body: BodyFraming) -> Admission {
+        if let problem = Self.pathProblem(request.path) { return .answer(answer(request, with: problem)) }
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
             return .answer(answer(request, with: Problem(.notFound, "There is nothing at \(request.path).")))

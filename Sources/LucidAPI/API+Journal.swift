@@ -13,11 +13,18 @@ extension API {
 
     /// The version a mutation must find the journal at, from If-Match. With several tags,
     /// the current version if it is among them: the store checks it again under its lock.
+    /// Tags that name no version at all (weak, or not written as we write versions) can
+    /// never match, so they are 412 at once.
     func expectedVersion(_ call: Call, of user: User) throws(Problem) -> Int? {
         guard let versions = try call.matchedVersions() else { return nil }
-        guard versions.count > 1 else { return versions.first }
+        if versions.count == 1 { return versions[0] }
         let current = try journal { () throws(JournalError) in try journals.head(of: user.id).version }
-        return versions.contains(current) ? current : versions.first
+        guard let first = versions.first else {
+            throw Problem(.preconditionFailed,
+                          "If-Match names no version of this journal: a weak tag never matches, and versions are written \"12\".",
+                          headers: [("ETag", "\"\(current)\"")])
+        }
+        return versions.contains(current) ? current : first
     }
 
     /// Applies one action sent through a REST route by `user`, with the route's If-Match.
@@ -65,7 +72,7 @@ extension API {
         let user = try authenticate(&call)
         var reader = FieldReader()
         let input = reader.newDream(try call.jsonBody(), at: "")
-        guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let input, reader.errors.isEmpty else { throw reader.problem }
         let dream = input.dream(createdAt: environment.now(), newID: environment.newID)
         // The reader has already checked the dream against the reducer's rules.
         let commit = try change(call, by: user, .addDream(dream))
@@ -88,7 +95,7 @@ extension API {
         let body = try call.jsonBody(accepting: ["application/json", "application/merge-patch+json"])
         var reader = FieldReader()
         let changes = reader.changes(body, at: "")
-        guard let changes, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let changes, reader.errors.isEmpty else { throw reader.problem }
         let commit = try change(call, by: user, .updateDream(id: id, changes: changes, at: environment.now()))
         guard let dream = commit.model.dream(id) else { throw Problem.refused(.dreamNotFound(id), at: "") }
         return Reply.json(dream, version: commit.version)
@@ -112,7 +119,7 @@ extension API {
         var reader = FieldReader()
         let members = reader.object(try call.jsonBody(), at: "", allowed: ["creature"]) ?? [:]
         let creature = reader.required(members, "creature", at: "") { $0.creature($1, at: $2) }
-        guard let creature, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard let creature, reader.errors.isEmpty else { throw reader.problem }
         let commit = try change(call, by: user, .setFavoriteCreature(creature))
         return Reply.object(version: commit.version) { $0.key("creature"); $0.value(commit.model.favoriteCreature) }
     }
@@ -136,7 +143,7 @@ extension API {
         } else if reader.errors.isEmpty {
             reader.fail("/actions", "is required")
         }
-        guard reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
+        guard reader.errors.isEmpty else { throw reader.problem }
 
         let expected = try expectedVersion(call, of: user)
         let now = environment.now()

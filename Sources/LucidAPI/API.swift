@@ -106,10 +106,14 @@ public final class API: Sendable {
         routes.routes.map { ($0.method, $0.pattern) }
     }
 
-    /// Answers `request`, and logs it: method, path, status, duration, user id. Never a
-    /// secret, a body, or a query string.
+    /// Answers `request`, and logs it: method, path, status, duration, user id, request id,
+    /// and for a failure inside the server its detail (`error=`). Never a secret, a body, or a
+    /// query string.
     public func handle(_ request: Request) -> Response {
-        respond(to: request) { (call: inout Call) throws(Problem) in try route(&call) }
+        respond(to: request) { (call: inout Call) throws(Problem) in
+            if let problem = Self.pathProblem(call.request.path) { throw problem }
+            return try route(&call)
+        }
     }
 
     private func respond(to request: Request, _ answer: (inout Call) throws(Problem) -> Response) -> Response {
@@ -117,20 +121,27 @@ public final class API: Sendable {
         let requestID = Self.makeRequestID()
         var call = Call(request: request, parameters: [:], requestID: requestID)
         var response: Response
+        var failure = ""
         do throws(Problem) {
             response = try answer(&call)
         } catch {
             response = error.response(requestID: requestID)
+            if let detail = error.logDetail { failure = " error=" + LogText.escaped(String(detail.prefix(Self.logDetailLimit))) }
         }
         response.headers.append(("X-Request-Id", requestID))
         let elapsed = ContinuousClock.now - start
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         let fraction = String(micros % 1000)
         let duration = "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)ms"
-        log("\(request.method) \(request.path) \(response.status) \(duration) "
-            + "user=\(call.user?.id.uuidString.lowercased() ?? "-") request=\(requestID)")
+        // Method and path come from the client: escaped, so they cannot end the line or fake another.
+        log("\(LogText.escaped(request.method)) \(LogText.escaped(request.path)) \(response.status) \(duration) "
+            + "user=\(call.user?.id.uuidString.lowercased() ?? "-") request=\(requestID)\(failure)")
         return response
     }
+
+    /// The most characters of a failure's detail a log line carries: enough for any SQLite
+    /// message, short enough that one failing request cannot flood the log.
+    static let logDetailLimit = 500
 
     /// A libmicrohttpd server answering with this API, with its lanes.
     public func server(_ http: ServerConfiguration) -> Server {

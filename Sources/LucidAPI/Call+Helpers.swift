@@ -39,30 +39,30 @@ extension Call {
         return id
     }
 
-    /// The versions `If-Match` names, `nil` if it is absent or `*`.
+    /// The versions `If-Match` names, `nil` if it is absent or `*`. Compared strongly
+    /// (RFC 9110 13.1.1): a weak tag, or one that is not a version as we write it (`"+5"`,
+    /// `"005"`, `"abc"`), names no version, so it is left out; an empty result means
+    /// nothing can match (412). A field that is not `*` or a list of entity tags is 400.
     func matchedVersions() throws(Problem) -> [Int]? {
-        guard let header = request.header("if-match")?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if header == "*" { return nil }
-        let versions = header.split(separator: ",").map { Self.version(inETag: $0.trimmingCharacters(in: .whitespaces)) }
-        guard !versions.isEmpty, !versions.contains(nil) else {
+        guard let header = request.header("if-match") else { return nil }
+        if header.trimmingCharacters(in: Self.fieldWhitespace) == "*" { return nil }
+        guard let tags = EntityTag.list(header), !tags.isEmpty else {
             throw Problem(.badRequest, "If-Match must be * or entity tags such as \"12\".")
         }
-        return versions.compactMap { $0 }
+        return tags.compactMap { $0.isWeak ? nil : $0.version }
     }
 
-    /// Whether `If-None-Match` already names `version`, so a GET can answer 304.
+    /// Whether `If-None-Match` already names `version`, so a GET can answer 304. Compared
+    /// weakly (RFC 9110 13.1.2): `W/"5"` and `"5"` both name version 5. A field that is not
+    /// `*` or a list of entity tags is ignored.
     func alreadyHas(version: Int) -> Bool {
         guard let header = request.header("if-none-match") else { return false }
-        return header.split(separator: ",").contains { tag in
-            let tag = tag.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || Self.version(inETag: tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == version
-        }
+        if header.trimmingCharacters(in: Self.fieldWhitespace) == "*" { return true }
+        return EntityTag.list(header)?.contains { $0.version == version } ?? false
     }
 
-    private static func version(inETag tag: String) -> Int? {
-        guard tag.count >= 3, tag.first == "\"", tag.last == "\"" else { return nil }
-        return Int(tag.dropFirst().dropLast()).flatMap { $0 >= 0 ? $0 : nil }
-    }
+    /// HTTP's optional white space around a field value.
+    private static let fieldWhitespace = CharacterSet(charactersIn: " \t")
 
     /// A query parameter as an integer within `range`, or `nil` when absent.
     func integerParameter(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {

@@ -2,13 +2,33 @@ import Foundation
 import LucidModel
 
 /// Reads typed values out of a parsed JSON body, collecting every problem as a
-/// `FieldError` with a JSON pointer instead of stopping at the first one.
+/// `FieldError` with a JSON pointer instead of stopping at the first one. Past
+/// `errorLimit` problems are only counted, so a body with 60,000 bad members costs a
+/// counter, not 60,000 pointers, and its 422 stays small.
 struct FieldReader {
-    private(set) var errors: [FieldError] = []
+    /// The most errors a 422 lists; the rest are counted in `moreErrors`.
+    static let errorLimit = 100
 
-    mutating func fail(_ pointer: String, _ detail: String) {
-        errors.append(FieldError(pointer: pointer, detail: detail))
+    /// The first `errorLimit` problems, in the order found.
+    private(set) var errors: [FieldError] = []
+    /// How many problems were found beyond `errors`.
+    private(set) var omitted = 0
+
+    /// Every problem found so far, listed or not: compare it before and after reading a
+    /// part to learn whether that part was valid.
+    var failures: Int { errors.count + omitted }
+
+    /// Records a problem. The pointer and detail are only built while the list has room.
+    mutating func fail(_ pointer: @autoclosure () -> String, _ detail: @autoclosure () -> String) {
+        if errors.count < Self.errorLimit {
+            errors.append(FieldError(pointer: pointer(), detail: detail()))
+        } else {
+            omitted += 1
+        }
     }
+
+    /// The 422 for what was found.
+    var problem: Problem { Problem.invalid(errors, omitted: omitted) }
 
     /// The members of the object at `pointer`, refusing any member not in `allowed`.
     mutating func object(_ value: JSONValue, at pointer: String, allowed: Set<String>) -> [String: JSONValue]? {
@@ -58,18 +78,33 @@ struct FieldReader {
         return text
     }
 
-    /// An integer written without fraction or exponent, within `range` if one is given.
+    /// An integer, within `range` if one is given. As in JSON Schema, any number without a
+    /// fractional part is one, however it is written: `35610.0` and `3.561e4` are 35610.
     mutating func integer(_ value: JSONValue, at pointer: String, in range: ClosedRange<Int>? = nil) -> Int? {
-        guard case .number(let text) = value, let number = Int(text) else {
+        guard case .number(let text) = value else {
             fail(pointer, "must be an integer")
             return nil
         }
+        let number: Int
+        switch JSONInteger(text) {
+        case .value(let integer):
+            number = integer
+        case .fractional:
+            fail(pointer, "must be an integer")
+            return nil
+        case .outOfRange(let negative):
+            if let range { fail(pointer, Self.describe(range)) } else { fail(pointer, negative ? "is too small" : "is too large") }
+            return nil
+        }
         if let range, !range.contains(number) {
-            fail(pointer, range.upperBound == .max
-                ? "must be at least \(range.lowerBound)" : "must be from \(range.lowerBound) to \(range.upperBound)")
+            fail(pointer, Self.describe(range))
             return nil
         }
         return number
+    }
+
+    private static func describe(_ range: ClosedRange<Int>) -> String {
+        range.upperBound == .max ? "must be at least \(range.lowerBound)" : "must be from \(range.lowerBound) to \(range.upperBound)"
     }
 
     mutating func uuid(_ value: JSONValue, at pointer: String) -> UUID? {

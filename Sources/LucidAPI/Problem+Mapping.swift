@@ -53,12 +53,15 @@ extension Problem {
     /// A database failure: passing ones (busy, full, read-only) ask the client to retry;
     /// anything else is an internal error whose detail stays in the log.
     static func storage(_ failure: SQLiteError) -> Problem {
+        var problem: Problem
         switch failure.kind {
         case .busy, .full, .readOnly:
-            return Problem(.unavailable, "The journal cannot be written right now; nothing was changed.",
-                           headers: [("Retry-After", "1")])
+            problem = Problem(.unavailable, "The journal cannot be written right now; nothing was changed.",
+                              headers: [("Retry-After", "1")])
         case .constraint, .other:
-            return Problem(.internal, "Something went wrong on our side; nothing was changed.")
+            problem = Problem(.internal, "Something went wrong on our side; nothing was changed.")
         }
+        problem.logDetail = "SQLite \(failure.code): \(failure.message)"
+        return problem
     }
 }

@@ -76,8 +76,15 @@ public struct Problem: Error, Sendable {
     public var kind: Kind
     public var detail: String
     public var faults: [Fault] = []
+    /// How many more faults there are than `faults` lists (rendered as `moreErrors`).
+    public var moreFaults = 0
     /// Extra headers: `Allow`, `WWW-Authenticate`, `Retry-After`.
     public var headers: [(name: String, value: String)] = []
+    /// What went wrong inside the server (a SQLite code and message), for the request's log
+    /// line only: `response(requestID:)` never renders it, so a client learns nothing of our
+    /// internals. It must never hold a secret or dream text; SQLite messages name tables,
+    /// columns and constraints, not the values bound to a statement.
+    var logDetail: String?
 
     /// A problem of `kind` explained by `detail`.
     public init(_ kind: Kind, _ detail: String, faults: [Fault] = [], headers: [(name: String, value: String)] = []) {
@@ -87,10 +94,14 @@ public struct Problem: Error, Sendable {
         self.headers = headers
     }
 
-    /// A 422 naming each invalid field.
-    static func invalid(_ errors: [FieldError], under prefix: String = "") -> Problem {
-        Problem(.validationFailed, "One or more fields are invalid.",
-                faults: errors.map { Fault(location: .pointer(prefix + $0.pointer), detail: $0.detail) })
+    /// A 422 naming each invalid field, at most `FieldReader.errorLimit` of them; the rest,
+    /// and the `omitted` ones a reader only counted, are counted in `moreErrors`.
+    static func invalid(_ errors: [FieldError], under prefix: String = "", omitted: Int = 0) -> Problem {
+        var problem = Problem(
+            .validationFailed, "One or more fields are invalid.",
+            faults: errors.prefix(FieldReader.errorLimit).map { Fault(location: .pointer(prefix + $0.pointer), detail: $0.detail) })
+        problem.moreFaults = max(0, errors.count - FieldReader.errorLimit) + omitted
+        return problem
     }
 
     /// A 400 naming a bad query parameter.
@@ -119,6 +130,9 @@ public struct Problem: Error, Sendable {
                 writer.endObject()
             }
             writer.endArray()
+        }
+        if moreFaults > 0 {
+            writer.key("moreErrors"); writer.int(moreFaults)
         }
         writer.key("requestId"); writer.string(requestID)
         writer.endObject()

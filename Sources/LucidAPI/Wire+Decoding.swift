@@ -51,9 +51,9 @@ extension FieldReader {
         let effects = optional(members, "effects", at: pointer) { $0.effects($1, at: $2) }
         let count = optional(members, "numberOfCreatures", at: pointer) { $0.integer($1, at: $2) }
         let dreamtOn = optional(members, "dreamtOn", at: pointer) { $0.day($1, at: $2) }
-        let before = errors.count
+        let before = failures
         check(DreamChanges(description: description, numberOfCreatures: count), at: pointer)
-        guard errors.count == before, let description, let creature,
+        guard failures == before, let description, let creature,
               members["id"] == nil || id != nil, members["effects"] == nil || effects != nil,
               members["numberOfCreatures"] == nil || count != nil, members["dreamtOn"] == nil || dreamtOn != nil
         else { return nil }
@@ -65,7 +65,7 @@ extension FieldReader {
     /// The editable fields present in the object at `pointer`, beside `extra` allowed members.
     mutating func changes(_ value: JSONValue, at pointer: String, extra: Set<String> = []) -> DreamChanges? {
         guard let members = object(value, at: pointer, allowed: Self.editableFields.union(extra)) else { return nil }
-        let before = errors.count
+        let before = failures
         var changes = DreamChanges()
         changes.description = optional(members, "description", at: pointer) { $0.string($1, at: $2) }
         changes.creature = optional(members, "creature", at: pointer) { $0.creature($1, at: $2) }
@@ -73,7 +73,7 @@ extension FieldReader {
         changes.numberOfCreatures = optional(members, "numberOfCreatures", at: pointer) { $0.integer($1, at: $2) }
         changes.dreamtOn = optional(members, "dreamtOn", at: pointer) { $0.day($1, at: $2) }
         check(changes, at: pointer)
-        return errors.count == before ? changes : nil
+        return failures == before ? changes : nil
     }
 
     /// Adds the domain's rules for the fields in `changes`, under `pointer`.
@@ -92,7 +92,7 @@ extension FieldReader {
             return nil
         }
         guard let type = string(typeValue, at: pointer + "/type") else { return nil }
-        let before = errors.count
+        let before = failures
         let action: ActionRequest?
         switch type {
         case "addDream":
@@ -119,6 +119,6 @@ extension FieldReader {
             fail(pointer + "/type", "must be one of addDream, updateDream, deleteDream, moveDream, setFavoriteCreature")
             return nil
         }
-        return errors.count == before ? action : nil
+        return failures == before ? action : nil
     }
 }

@@ -54,6 +54,8 @@ final class Daemon {
             context.toOpaque(),
             ConnectionCallbacks.notify,
             context.toOpaque(),
+            MHDCallbacks.target,
+            nil,
             &error
         )
         guard let handle else {

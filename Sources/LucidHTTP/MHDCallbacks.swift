@@ -13,17 +13,19 @@ enum MHDCallbacks {
     /// per piece of body, and then once more (and again after each resume) until an answer
     /// is queued.
     static let access: MHD_AccessHandlerCallback = {
-        cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+        cls, connection, _, method, _, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
         // The daemon holds a +1 on the context until after MHD_stop_daemon,
         // so an unretained view is valid for every callback.
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
 
-        guard let existing = conCls.pointee else {
-            return begin(context, connection, url: url, method: method, conCls: conCls)
-        }
+        guard let existing = conCls.pointee else { return .NO }
         // Balanced by the release in `completed`; this call only borrows it.
-        let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
+        let object = Unmanaged<AnyObject>.fromOpaque(existing).takeUnretainedValue()
+        guard let exchange = object as? Exchange else {
+            guard let target = object as? RequestTarget else { return .NO }
+            return begin(context, connection, target: target, method: method, conCls: conCls)
+        }
 
         let size = uploadDataSize.pointee
         if size > 0 {
@@ -44,14 +46,23 @@ enum MHDCallbacks {
         return finish(exchange, context, connection)
     }
 
-    /// `MHD_RequestCompletedCallback`: runs once per request whose access handler ran,
-    /// whether it was answered, timed out or the client left.
+    /// libmicrohttpd's URI log callback: sees the request-target as the client sent it,
+    /// before it is decoded in place. What it returns becomes `*con_cls`, so the first call
+    /// of `access` finds the target there.
+    static let target: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+        _, uri, _ in
+        // Balanced in `begin` (which swaps in the exchange) or in `completed`.
+        Unmanaged.passRetained(RequestTarget(uri.map { String(cString: $0) } ?? "/") as AnyObject).toOpaque()
+    }
+
+    /// `MHD_RequestCompletedCallback`: runs once per request whose target was seen, whether
+    /// it was answered, timed out or the client left.
     static let completed: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
         guard let cls, let conCls, let opaque = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-        // Balances the passRetained in `begin`: the exchange dies with this scope.
-        let exchange = Unmanaged<Exchange>.fromOpaque(opaque).takeRetainedValue()
+        // Balances the passRetained in `target` or `begin`: the object dies with this scope.
+        guard let exchange = Unmanaged<AnyObject>.fromOpaque(opaque).takeRetainedValue() as? Exchange else { return }
         if exchange.isInFlight { context.exchanges.remove(exchange) }
         exchange.releaseBody()
         // A kept-alive connection may idle, then must send its next head in time.
@@ -66,15 +77,16 @@ enum MHDCallbacks {
     private static func begin(
         _ context: ServerContext,
         _ connection: OpaquePointer,
-        url: UnsafePointer<CChar>?,
+        target: RequestTarget,
         method: UnsafePointer<CChar>?,
         conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        let head = RequestHead.copy(from: connection, url: url, method: method)
+        let head = RequestHead.copy(from: connection, path: target.path, method: method)
         let exchange = Exchange(connection: connection, context: context, request: head.request, framing: head.framing)
-        // Retained until `completed`, which libmicrohttpd calls even when the client
-        // disconnects halfway through the body.
-        conCls.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        // The exchange takes the target's place, retained until `completed`, which
+        // libmicrohttpd calls even when the client disconnects halfway through the body.
+        Unmanaged<AnyObject>.fromOpaque(conCls.pointee!).release()
+        conCls.pointee = Unmanaged.passRetained(exchange as AnyObject).toOpaque()
         let record = ConnectionCallbacks.record(of: connection)
         record?.expect(within: head.framing.mayHaveBody ? context.configuration.bodyTimeoutSeconds : nil)
 

@@ -9,9 +9,10 @@ struct RequestHead {
     /// libmicrohttpd would read such a body until the connection closes.
     var unsupportedFraming: Bool
 
-    /// Copies method, path, client address, headers and query of the request on `connection`.
-    /// Runs inside the access callback, where every pointer is valid.
-    static func copy(from connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> RequestHead {
+    /// Copies method, client address, headers and query of the request on `connection`, with
+    /// `path` decoded from the target as sent. Runs inside the access callback, where every
+    /// pointer is valid.
+    static func copy(from connection: OpaquePointer, path: String, method: UnsafePointer<CChar>?) -> RequestHead {
         let collector = Collector()
         let address = Unmanaged.passUnretained(collector).toOpaque()
         // The iterators run synchronously inside these calls, so the unretained
@@ -20,7 +21,7 @@ struct RequestHead {
         MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQuery, address)
         var request = Request(
             method: method.map { String(cString: $0) } ?? "",
-            path: url.map { String(cString: $0) } ?? "/",
+            path: path,
             clientAddress: clientAddress(of: connection))
         request.headers = collector.headers
         request.query = collector.query
@@ -90,6 +91,48 @@ struct RequestHead {
                 buffer[index] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
             }
             return size
+        }
+    }
+}
+
+/// A request-target as the client sent it (`/v1/dreams/x%20y?limit=5`), kept from libmicrohttpd's
+/// URI log callback until the head is complete.
+final class RequestTarget {
+    /// The path, percent-decoded by its length: a decoded `%00` stays in it, rather than
+    /// ending it as it would a C string, so `/v1/me%00junk` is never taken for `/v1/me`.
+    let path: String
+
+    init(_ raw: String) {
+        let pathPart = raw.utf8.prefix { $0 != UInt8(ascii: "?") }
+        path = String(decoding: Self.percentDecoded(pathPart), as: UTF8.self)
+    }
+
+    /// `%XX` as the byte XX; a `%` not followed by two hex digits stays as it is, as
+    /// libmicrohttpd leaves it.
+    static func percentDecoded(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        let bytes = Array(bytes)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 }

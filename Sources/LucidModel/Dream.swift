@@ -4,7 +4,8 @@ import Foundation
 public struct Dream: Identifiable, Hashable, Sendable {
     /// Stable identity; a client may make it, so an app can create dreams offline.
     public var id: UUID
-    /// What happened, 1 to `Dream.descriptionLimit` characters, not only white space.
+    /// What happened, 1 to `Dream.descriptionLimit` characters and at most
+    /// `Dream.descriptionByteLimit` bytes of UTF-8, not only white space.
     public var description: String
     public var creature: Creature
     public var effects: Set<Effect>
@@ -15,8 +16,13 @@ public struct Dream: Identifiable, Hashable, Sendable {
     public var createdAt: Timestamp
     public var updatedAt: Timestamp
 
-    /// The longest description, in characters.
+    /// The longest description, in characters (grapheme clusters).
     public static let descriptionLimit = 10_000
+    /// The longest description in bytes of UTF-8. A character has no size limit of its own
+    /// (one letter with 400,000 combining marks is one character), so characters alone do
+    /// not bound what a dream costs to store, send and render. 4 bytes a character lets any
+    /// 10,000 characters of one code point each through: every script, every plain emoji.
+    public static let descriptionByteLimit = 40_000
     /// How many creatures a dream may hold.
     public static let creatureRange = 1...99
 

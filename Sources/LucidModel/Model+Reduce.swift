@@ -78,6 +78,9 @@ extension Dream {
             } else if description.count > descriptionLimit {
                 errors.append(FieldError(
                     pointer: "/description", detail: "must be at most \(descriptionLimit) characters"))
+            } else if description.utf8.count > descriptionByteLimit {
+                errors.append(FieldError(
+                    pointer: "/description", detail: "must be at most \(descriptionByteLimit) bytes of UTF-8"))
             }
         }
         if let count = changes.numberOfCreatures, !creatureRange.contains(count) {

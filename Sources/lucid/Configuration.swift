@@ -64,19 +64,30 @@ struct Configuration: Equatable {
     init(arguments: [String], environment: [String: String]) throws(Invalid) {
         for option in Self.options {
             if let value = environment[option.variable], !option.apply(&self, value) {
-                throw Invalid(description: "\(option.variable)=\(value) is not a valid value")
+                throw Invalid(description: "\(option.variable)=\(Self.quoted(value)) is not a valid value")
             }
         }
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            let (flag, inline) = argument.split(separator: "=", maxSplits: 1).map(String.init).pair
+            // `--flag=value` or `--flag value`; `--flag=` gives the empty value, which no option takes.
+            let (flag, inline) = Self.split(argument)
             guard let option = Self.options.first(where: { $0.flag == flag }) else {
-                throw Invalid(description: "unknown option \(argument); see lucid --help")
+                throw Invalid(description: "unknown option \(Self.quoted(argument)); see lucid --help")
             }
             guard let value = inline ?? rest.popFirst() else { throw Invalid(description: "\(flag) needs a value") }
-            guard option.apply(&self, value) else { throw Invalid(description: "\(flag) \(value) is not a valid value") }
+            guard option.apply(&self, value) else { throw Invalid(description: "\(flag) \(Self.quoted(value)) is not a valid value") }
         }
     }
+
+    /// An argument as flag and inline value: `--port=80` is (`--port`, `80`), `--port` is
+    /// (`--port`, nil). Any string splits, the empty one and `=` included.
+    static func split(_ argument: String) -> (flag: String, inline: String?) {
+        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// `text` as an error message quotes it: visible even when empty, control characters escaped.
+    private static func quoted(_ text: String) -> String { "\"\(LogText.escaped(text))\"" }
 
     static let help = """
         lucid — a dream-journal server
@@ -105,9 +116,4 @@ struct Configuration: Equatable {
                                   password hashes at once, 64 MiB each; more sign-ins wait
                                   (LUCID_MAX_CONCURRENT_HASHES; default: 1 per core)
         """
-}
-
-extension Array where Element == String {
-    /// The first two elements, the second optional.
-    fileprivate var pair: (String, String?) { (self[0], count > 1 ? self[1] : nil) }
 }

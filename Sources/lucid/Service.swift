@@ -28,7 +28,7 @@ enum Service {
                 idleTimeoutSeconds: configuration.idleTimeout, headerTimeoutSeconds: configuration.headerTimeout,
                 bodyTimeoutSeconds: configuration.bodyTimeout))
         } catch {
-            log.write("cannot open the database at \(configuration.database): \(error)")
+            log.write("cannot open the database at \(LogText.escaped(configuration.database)): \(LogText.escaped("\(error)"))")
             log.flush()
             return 1
         }
@@ -36,13 +36,13 @@ enum Service {
         do {
             port = try server.start()
         } catch {
-            log.write("cannot listen: \(error)")
+            log.write("cannot listen: \(LogText.escaped("\(error)"))")
             log.flush()
             return 1
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         // Written in one call and unbuffered, so whoever started us (a script, a test) sees it at once.
-        FileHandle.standardOutput.write(Data("lucid \(version) listening on http://\(host):\(port)\n".utf8))
+        StandardStream.output("lucid \(version) listening on http://\(host):\(port)\n")
 
         waitForTermination()
         log.write("stopping: finishing requests in flight")
@@ -111,7 +111,9 @@ final class Log: Sendable {
                 defer { pending.removeAll(keepingCapacity: true) }
                 return pending
             }
-            if !bytes.isEmpty { FileHandle.standardError.write(Data(bytes)) }
+            // A log that cannot be written (full disk, closed pipe) loses these lines; the
+            // server goes on serving.
+            if !bytes.isEmpty { StandardStream.write(bytes, to: STDERR_FILENO) }
         }
     }
 }

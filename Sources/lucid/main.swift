@@ -7,6 +7,7 @@ import LucidStore
 
 let version = "1.0.0"
 let arguments = Array(CommandLine.arguments.dropFirst())
+StandardStream.prepare()
 
 switch arguments.first {
 case "--help", "-h", "help":
@@ -19,10 +20,10 @@ case "serve":
             arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
         exit(Service.run(configuration))
     } catch {
-        FileHandle.standardError.write(Data("lucid: \(error)\n".utf8))
+        StandardStream.error("lucid: \(error)\n")
         exit(64)
     }
 default:
-    FileHandle.standardError.write(Data("lucid: expected serve, --help or --version\n\n\(Configuration.help)\n".utf8))
+    StandardStream.error("lucid: expected serve, --help or --version\n\n\(Configuration.help)\n")
     exit(64)
 }

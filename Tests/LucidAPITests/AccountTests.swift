@@ -56,6 +56,8 @@ struct AccountTests {
                 (["username": "has space", "password": TestClient.password], ["/username"]),
                 (["username": String(repeating: "a", count: 33), "password": TestClient.password], ["/username"]),
                 (["username": "okname", "password": String(repeating: "p", count: 1025)], ["/password"]),
+                // 1,024 characters but 2,048 code points.
+                (["username": "okname", "password": String(repeating: "e\u{301}", count: 1024)], ["/password"]),
                 ([:], ["/username", "/password"]),
                 (["username": 12, "password": true], ["/username", "/password"]),
                 (["username": "okname", "password": TestClient.password, "admin": true], ["/admin"]),
@@ -86,6 +88,25 @@ struct AccountTests {
             #expect(expiring.json.keys == ["token", "expiresAt"])
             #expect(expiring.json["expiresAt"].string == rfc3339(clock.now.millisecondsSince1970 + 3_600_000))
             #expect(try client.get("/v1/me", token: expiring.json["token"].string).status == 200)
+        }
+    }
+
+    /// JSON Schema calls 35610.0 an integer, and so does the server.
+    @Test func expiresInIsAnyIntegerValuedNumber() throws {
+        let clock = TestClock()
+        try withServer(clock: clock) { client in
+            _ = try client.register("spelled")
+            for text in ["35610.0", "3.561e4", "356100E-1"] {
+                let body = #"{"username":"spelled","password":"\#(TestClient.password)","expiresIn":\#(text)}"#
+                let response = try client.post("/v1/sessions", body: Array(body.utf8), headers: [("Content-Type", "application/json")])
+                expectJSON(response, 201, version: nil)
+                #expect(response.json["expiresAt"].string == rfc3339(clock.now.millisecondsSince1970 + 35_610_000), "\(text)")
+            }
+            for text in ["35610.5", "59.0", "1e400"] {
+                let body = #"{"username":"spelled","password":"\#(TestClient.password)","expiresIn":\#(text)}"#
+                let response = try client.post("/v1/sessions", body: Array(body.utf8), headers: [("Content-Type", "application/json")])
+                expectInvalid(response, ["/expiresIn"])
+            }
         }
     }
 

@@ -198,3 +198,33 @@ extension BadInputTests {
         }
     }
 }
+
+/// A 422 is bounded however many fields are wrong.
+extension BadInputTests {
+    @Test func aBodyWithSixtyThousandUnknownMembersGetsASmall422() throws {
+        try withServer { client in
+            let journal = try UntouchedJournal(client)
+            var body = #"{"description":"fine","creature":{"kind":"shark"}"#
+            for index in 0..<60_000 { body += #","m\#(index)":0"# }
+            body += "}"
+            #expect(body.utf8.count < 1 << 20)
+            let response = try client.post("/v1/dreams", body: Array(body.utf8), token: journal.token,
+                                           headers: [("Content-Type", "application/json")])
+            expectProblem(response, 422, "validation-failed")
+            let errors = try #require(response.json["errors"].array)
+            #expect(errors.map { $0["pointer"].string } == (0..<100).map { "/m\($0)" })
+            #expect(response.json["moreErrors"].int == 59_900)
+            #expect(response.body.count < 8 << 10, "\(response.body.count) bytes")
+            try journal.expectUnchanged()
+        }
+    }
+
+    @Test func a422WithFewErrorsHasNoMoreErrors() throws {
+        try withServer { client in
+            let token = try client.register("few")
+            let response = try client.post("/v1/dreams", json: ["creature": shark, "odd": 1], token: token)
+            expectInvalid(response, ["/description", "/odd"])
+            #expect(response.json["moreErrors"].exists == false)
+        }
+    }
+}

@@ -114,6 +114,8 @@ struct BadInputTests {
                 (["description": "x", "creature": shark, "dreamtOn": "2026-01-01T00:00:00Z"], ["/dreamtOn"]),
                 (["description": "x", "creature": shark, "id": 7], ["/id"]),
                 (["description": "x", "creature": shark, "a/b~c": 1], ["/a~1b~0c"]),
+                // One character, 800,001 bytes.
+                (["description": "x" + String(repeating: "\u{301}", count: 400_000), "creature": shark], ["/description"]),
             ]
             for (body, expected) in cases {
                 expectInvalid(try client.post("/v1/dreams", json: body, token: journal.token), expected)
@@ -153,6 +155,29 @@ struct BadInputTests {
                                          token: journal.token, headers: [("Content-Type", "application/json")])
             expectInvalid(patch, ["/numberOfCreatures"])
             try journal.expectUnchanged()
+        }
+    }
+
+    /// Every integer field takes an integer however it is spelled, as JSON Schema does.
+    @Test func integerFieldsTakeNumbersWithoutAFraction() throws {
+        try withServer { client in
+            let token = try client.register("spelling")
+            let body = #"{"description":"x","creature":{"kind":"shark"},"numberOfCreatures":3.0}"#
+            let added = try client.post("/v1/dreams", body: Array(body.utf8), token: token, headers: [("Content-Type", "application/json")])
+            expectJSON(added, 201, version: 1)
+            #expect(added.json["numberOfCreatures"].int == 3)
+            let id = try #require(added.json["id"].string)
+            let patched = try client.patch("/v1/dreams/\(id)", body: Array(#"{"numberOfCreatures":4e0}"#.utf8), token: token,
+                                           headers: [("Content-Type", "application/json")])
+            #expect(patched.json["numberOfCreatures"].int == 4)
+            let batch = #"{"actions":[{"type":"addDream","dream":{"description":"y","creature":{"kind":"shark"}},"index":0.0},"#
+                + #"{"type":"moveDream","id":"\#(id)","toIndex":0.00e5}]}"#
+            let applied = try client.post("/v1/actions", body: Array(batch.utf8), token: token, headers: [("Content-Type", "application/json")])
+            expectJSON(applied, 200, version: 3)
+            #expect(try client.model(token)["dreams"][0]["id"].string == id)
+            let fractional = try client.patch("/v1/dreams/\(id)", body: Array(#"{"numberOfCreatures":4.5}"#.utf8), token: token,
+                                              headers: [("Content-Type", "application/json")])
+            expectInvalid(fractional, ["/numberOfCreatures"])
         }
     }
 

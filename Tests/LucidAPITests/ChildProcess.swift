@@ -13,8 +13,21 @@ final class ChildProcess {
     let errorPath: String
     private var status: Int32?
 
+    /// Where the child's standard error goes.
+    enum StandardError {
+        /// A file of its own, read back through `errors`.
+        case captured
+        /// The file at this path, such as `/dev/full`.
+        case path(String)
+        /// Nowhere: descriptor 2 is closed, as with `2>&-`.
+        case closed
+    }
+
     /// Starts `executable` with `arguments` and `environment` added to this process's.
-    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+    init(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        standardError: StandardError = .captured
+    ) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         outputPath = folder.appendingPathComponent("stdout").path
@@ -24,7 +37,11 @@ final class ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        switch standardError {
+        case .captured: posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        case .path(let path): posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY, 0)
+        case .closed: posix_spawn_file_actions_addclose(&actions, 2)
+        }
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }

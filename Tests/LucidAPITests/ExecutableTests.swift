@@ -22,11 +22,26 @@ import Testing
         #expect(version.status == 0 && version.output.hasPrefix("lucid 1."))
     }
 
-    @Test(arguments: [["serve", "--port", "http"], ["serve", "--registration", "maybe"], ["serve", "--nope"], ["fly"]])
+    @Test(arguments: [
+        ["serve", "--port", "http"], ["serve", "--registration", "maybe"], ["serve", "--nope"], ["fly"],
+        // Once traps: an empty argument, and one that is only "=".
+        ["serve", ""], ["serve", "="], [""], ["="], ["serve", "=0"], ["serve", "=", "0"],
+        // "--port=" is the empty value, not "take the next argument".
+        ["serve", "--port=", "0"], ["serve", "--port="], ["serve", "--port"], ["serve", "--host="],
+        ["serve", "--database", ""], ["serve", "--threads=0"], ["serve", "--threads", "99999999999999999999"],
+        ["serve", "--port=65536"], ["serve", "--max-body-bytes=-1"], ["serve", "--port==0"],
+    ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
         let result = try Self.run(arguments)
-        #expect(result.status == 64)
+        #expect(result.status == 64, "\(arguments): \(result.errors)")
         #expect(result.errors.hasPrefix("lucid: "))
+    }
+
+    @Test(arguments: [["LUCID_PORT": ""], ["LUCID_HOST": ""], ["LUCID_THREADS": "x"], ["LUCID_REGISTRATION": "="]])
+    func aBadEnvironmentVariableExitsWithUsage(_ environment: [String: String]) throws {
+        let child = try ChildProcess(Self.binary, ["serve", "--port", "0"], environment: environment)
+        #expect(child.waitForExit(seconds: 20) == 64, "\(environment): \(child.errors)")
+        #expect(child.errors.hasPrefix("lucid: "))
     }
 
     @Test func servesOnAFreePortLogsRequestsAndStopsCleanlyOnSIGTERM() throws {
@@ -57,5 +72,34 @@ import Testing
         #expect(!log.contains("correct horse"))
         #expect(log.contains("stopped"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("new/lucid.sqlite").path))
+    }
+
+    /// A log that cannot be written (a full disk, a closed descriptor) loses lines, never the
+    /// server: it keeps answering, and stops cleanly.
+    @Test(arguments: [ChildProcess.StandardError.path("/dev/full"), .closed])
+    func aServerWhoseLogCannotBeWrittenKeepsServing(_ standardError: ChildProcess.StandardError) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let child = try ChildProcess(
+            Self.binary, ["serve", "--port", "0", "--threads", "2", "--database", folder.appendingPathComponent("lucid.sqlite").path],
+            standardError: standardError)
+        let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
+        let port = try #require(announced.split(separator: ":").last.flatMap { UInt16($0) })
+
+        // Several rounds, each after the log's 100 ms flush timer has had a chance to write.
+        for round in 0..<4 {
+            for _ in 0..<20 {
+                #expect(try TestConnection(port: port).request(method: "GET", path: "/healthz").status == 200, "round \(round)")
+            }
+            let registered = try TestConnection(port: port).request(
+                method: "POST", path: "/v1/users", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"username":"ada\#(round)","password":"correct horse"}"#.utf8))
+            #expect(registered.status == 201)
+            usleep(250_000)
+        }
+        #expect(child.waitForExit(seconds: 0) == nil, "the server died")
+        child.signal(SIGTERM)
+        // The last flush, on the way out, fails too; the exit is still clean.
+        #expect(child.waitForExit(seconds: 20) == 0)
     }
 }

@@ -71,3 +71,37 @@ import Testing
         ])
     }
 }
+
+@Suite struct FieldReaderLimitTests {
+    static func value(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
+
+    @Test func pastTheLimitProblemsAreCountedNotListed() throws {
+        let members = (0..<150).map { #""u\#($0)":0"# }.joined(separator: ",")
+        var reader = FieldReader()
+        _ = reader.changes(try Self.value("{\(members)}"), at: "/x")
+        #expect(reader.errors == (0..<100).map { FieldError(pointer: "/x/u\($0)", detail: "is not a known field") })
+        #expect(reader.omitted == 50)
+        #expect(reader.failures == 150)
+
+        let problem = reader.problem
+        #expect(problem.kind == .validationFailed)
+        #expect(problem.faults.count == 100 && problem.moreFaults == 50)
+    }
+
+    @Test func aFullReaderStillKnowsAPartIsInvalid() throws {
+        var reader = FieldReader()
+        for index in 0..<FieldReader.errorLimit { reader.fail("/\(index)", "bad") }
+        // Every error of this dream is only counted now; it must still be refused.
+        #expect(reader.newDream(try Self.value(#"{"description":" ","creature":{"kind":"shark"}}"#), at: "") == nil)
+        #expect(reader.changes(try Self.value(#"{"numberOfCreatures":0}"#), at: "") == nil)
+        #expect(reader.action(try Self.value(#"{"type":"deleteDream","id":"x"}"#), at: "") == nil)
+        #expect(reader.errors.count == 100 && reader.omitted == 3)
+    }
+
+    @Test func aProblemBuiltFromManyErrorsIsCappedToo() {
+        let errors = (0..<250).map { FieldError(pointer: "/\($0)", detail: "bad") }
+        let problem = Problem.invalid(errors, under: "/actions/0", omitted: 7)
+        #expect(problem.faults.map(\.location) == (0..<100).map { .pointer("/actions/0/\($0)") })
+        #expect(problem.moreFaults == 157)
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import LucidHTTPTesting
 import Testing
+import LucidAPI
 
 @Suite("One log line per request, and nothing secret in it")
 struct LogTests {
@@ -64,6 +65,47 @@ struct LogTests {
             let lines = client.server.logLines
             #expect(lines.count == 1, "one log line per request, the 413 included: \(lines)")
             #expect(lines.first?.hasPrefix("POST /v1/users 413 ") == true)
+        }
+    }
+}
+
+@Suite("No request can forge a log line or hide part of its path")
+struct LogForgeryTests {
+    @Test func aNewlineInThePathCannotStartAFakeLine() throws {
+        try withServer { client in
+            let forged = "/x%0A2026-11-22T04:17:26.123Z%20POST%20/v1/sessions%20201%200.5ms%20user=-%20request=0000000000000000"
+            let response = try client.get(forged)
+            expectProblem(response, 400, "bad-request")
+            let lines = client.server.logLines
+            #expect(lines.count == 1, "\(lines)")
+            #expect(lines.first?.hasPrefix(#"GET /x\n2026-11-22T04:17:26.123Z POST /v1/sessions 201 0.5ms"#) == true, "\(lines)")
+            #expect(lines.first?.contains(" 400 ") == true)
+            #expect(lines.allSatisfy { !$0.contains("\n") && !$0.contains("\r") })
+        }
+    }
+
+    @Test(arguments: ["%0A", "%0D", "%01", "%09", "%1B", "%7F", "%C2%85", "%E2%80%A8", "%E2%80%AE"])
+    func aPathWithAControlCharacterIsRefusedNotRouted(_ escape: String) throws {
+        try withServer { client in
+            // Without the check, /v1/me<control> would reach no route (404) or, cut short, /v1/me (401).
+            let response = try client.get("/v1/me" + escape)
+            expectProblem(response, 400, "bad-request")
+            let healthz = try client.get("/healthz" + escape)
+            expectProblem(healthz, 400, "bad-request")
+            let lines = client.server.logLines
+            #expect(lines.count == 2)
+            #expect(lines.allSatisfy { !$0.unicodeScalars.contains(where: LogText.isUnsafe) }, "\(lines)")
+        }
+    }
+
+    /// libmicrohttpd decodes `%00` in place and hands the path over as a C string; LucidHTTP
+    /// decodes the target as sent instead, so the API sees the NUL and refuses the path.
+    @Test func aPathWithANulIsRefusedNotRouted() throws {
+        try withServer { client in
+            let token = try client.register("nul")
+            let response = try client.get("/v1/me%00junk", token: token)
+            expectProblem(response, 400, "bad-request")
+            #expect(client.server.logLines.last?.contains(#"/v1/me\x00junk"#) == true)
         }
     }
 }

@@ -38,6 +38,13 @@ struct ServerTests {
         }
     }
 
+    @Test func aDecodedNulStaysInThePath() throws {
+        try withServer { _, port in
+            let response = try TestConnection(port: port).exchange("GET /v1/me%00junk?a=%00b HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(response.text.hasPrefix("GET /v1/me\u{0}junk\nquery a=\u{0}b\n"))
+        }
+    }
+
     @Test func postWithContentLength() throws {
         try withServer { _, port in
             let connection = try TestConnection(port: port)

@@ -44,7 +44,8 @@ import Testing
         #expect(try reduce(before, .addDream(added)) == expected)
     }
 
-    @Test(arguments: ["a", "é", "e\u{301}", "🦄", "👩‍👩‍👧‍👦", "夢"])
+    // Every character here is at most 4 bytes of UTF-8, so 10,000 of them fit the byte limit too.
+    @Test(arguments: ["a", "é", "e\u{301}", "🦄", "夢"])
     func descriptionOfExactlyTenThousandCharactersIsAccepted(character: String) throws {
         let description = String(repeating: character, count: 10_000)
         #expect(description.count == 10_000)
@@ -73,6 +74,29 @@ import Testing
         let emoji = String(repeating: "🦄", count: 10_000)
         #expect(emoji.utf8.count == 40_000)
         #expect(Dream.validate(DreamChanges(description: emoji)) == [])
+    }
+
+    /// One character can be any number of bytes, so the characters are bounded in bytes too.
+    @Test(arguments: [
+        "x" + String(repeating: "\u{301}", count: 400_000),
+        String(repeating: "👩‍👩‍👧‍👦", count: 10_000),
+        String(repeating: "👩‍👩‍👧‍👦", count: 1_601),
+        String(repeating: "a", count: 9_999) + String(repeating: "\u{301}", count: 15_001),
+    ])
+    func descriptionOverFortyThousandBytesIsRefused(description: String) {
+        #expect(description.count <= 10_000 && description.utf8.count > 40_000)
+        let tooBig = FieldError(pointer: "/description", detail: "must be at most 40000 bytes of UTF-8")
+        expectRefusal(of: .addDream(dream(description: description)), by: before, is: .invalid([tooBig.nested(under: "/dream")]))
+        expectRefusal(of: update(description: description), by: before, is: .invalid([tooBig]))
+    }
+
+    @Test func descriptionOfExactlyFortyThousandBytesIsAccepted() throws {
+        let description = String(repeating: "👩‍👩‍👧‍👦", count: 1_600)
+        #expect(description.utf8.count == 40_000)
+        let added = dream(description: description)
+        var expected = before
+        expected.dreams.append(added)
+        #expect(try reduce(before, .addDream(added)) == expected)
     }
 
     // MARK: numberOfCreatures

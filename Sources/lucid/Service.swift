@@ -40,6 +40,8 @@ enum Service {
             log.flush()
             return 1
         }
+        log.write("accepting up to \(server.connectionLimit) connections, "
+            + "\(configuration.maxConnectionsPerAddress) per address")
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         // Written in one call and unbuffered, so whoever started us (a script, a test) sees it at once.
         StandardStream.output("lucid \(version) listening on http://\(host):\(port)\n")

@@ -30,6 +30,9 @@ import Testing
         ["serve", "--port=", "0"], ["serve", "--port="], ["serve", "--port"], ["serve", "--host="],
         ["serve", "--database", ""], ["serve", "--threads=0"], ["serve", "--threads", "99999999999999999999"],
         ["serve", "--port=65536"], ["serve", "--max-body-bytes=-1"], ["serve", "--port==0"],
+        ["serve", "--max-connections=5"], ["serve", "--max-connections-per-address=0"],
+        ["serve", "--header-timeout=0"], ["serve", "--body-timeout", "x"], ["serve", "--idle-timeout=99999"],
+        ["serve", "--max-concurrent-hashes=0"],
     ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
         let result = try Self.run(arguments)
@@ -72,6 +75,29 @@ import Testing
         #expect(!log.contains("correct horse"))
         #expect(log.contains("stopped"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("new/lucid.sqlite").path))
+    }
+
+    @Test func connectionLimitsAndDeadlinesComeFromTheCommandLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let child = try ChildProcess(
+            Self.binary,
+            ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path,
+             "--max-connections-per-address", "2", "--header-timeout=1", "--max-connections=100"])
+        let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
+        let port = try #require(announced.split(separator: ":").last.flatMap { UInt16($0) })
+
+        let held = try (0..<2).map { _ in try TestConnection(port: port, from: "127.0.0.21") }
+        for connection in held { try connection.send("GET /heal") }
+        let third = try TestConnection(port: port, from: "127.0.0.21")
+        #expect(try third.closedByPeer())
+        #expect(try TestConnection(port: port, from: "127.0.0.22").request(method: "GET", path: "/healthz").status == 200)
+        // The head was not finished within a second: both are cut.
+        for connection in held { #expect(try connection.closedByPeer()) }
+
+        child.signal(SIGTERM)
+        #expect(child.waitForExit(seconds: 20) == 0)
+        #expect(child.errors.contains("accepting up to 100 connections, 2 per address"))
     }
 
     /// A log that cannot be written (a full disk, a closed descriptor) loses lines, never the

@@ -21,6 +21,8 @@ final class ChildProcess {
         case path(String)
         /// Nowhere: descriptor 2 is closed, as with `2>&-`.
         case closed
+        /// This open descriptor of the test's, such as the write end of a pipe nobody reads.
+        case descriptor(Int32)
     }
 
     /// Starts `executable` with `arguments` and `environment` added to this process's.
@@ -41,6 +43,7 @@ final class ChildProcess {
         case .captured: posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         case .path(let path): posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY, 0)
         case .closed: posix_spawn_file_actions_addclose(&actions, 2)
+        case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, 2)
         }
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]

@@ -101,6 +101,33 @@ import Testing
         #expect(child.errors.contains("accepting up to 100 connections, 2 per address"))
     }
 
+    /// A log reader that stops reading (a stalled log shipper) fills the pipe; requests
+    /// never wait on it, and the server still stops when told to.
+    @Test func aStalledLogPipeHoldsUpNoRequest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let child = try ChildProcess(
+            Self.binary, ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path],
+            standardError: .descriptor(ends[1]))
+        close(ends[1])
+        let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
+        let port = try #require(announced.split(separator: ":").last.flatMap { UInt16($0) })
+        // About 200 KB of log lines, three times what the pipe holds.
+        let connection = try TestConnection(port: port)
+        for index in 0..<2000 {
+            let response = try connection.request(method: "GET", path: "/healthz?padding=\(index)")
+            guard response.status == 200 else {
+                Issue.record("request \(index): \(response.status)")
+                break
+            }
+        }
+        child.signal(SIGTERM)
+        #expect(child.waitForExit(seconds: 20) == 0)
+    }
+
     /// A log that cannot be written (a full disk, a closed descriptor) loses lines, never the
     /// server: it keeps answering, and stops cleanly.
     @Test(arguments: [ChildProcess.StandardError.path("/dev/full"), .closed])

@@ -39,9 +39,7 @@ extension API {
         guard let input, reader.errors.isEmpty else { throw Problem.invalid(reader.errors) }
 
         let hash: String
-        do throws(CryptoError) { hash = try hasher.hash(input.password) } catch {
-            throw Problem(.unavailable, "The server is short of memory; try again.", headers: [("Retry-After", "1")])
-        }
+        do throws(CryptoError) { hash = try hasher.hash(input.password) } catch { throw Self.shortOfMemory(error) }
         let now = environment.now()
         let user = User(id: environment.newID(), username: input.username, createdAt: now)
         do throws(AccountError) { try accounts.createUser(user, passwordHash: hash) } catch { throw Problem.account(error) }
@@ -69,8 +67,12 @@ extension API {
         let stored: (user: User, passwordHash: String)?
         do throws(AccountError) { stored = try accounts.credentials(of: input.username) } catch { throw Problem.account(error) }
         // An unknown username still costs one hash check, so timing does not tell which part was wrong.
-        let valid = hasher.verify(input.password, against: stored?.passwordHash ?? dummyHash) && stored != nil
-        guard valid, let stored else {
+        let matches: Bool
+        do throws(CryptoError) { matches = try hasher.verify(input.password, against: stored?.passwordHash ?? dummyHash) } catch {
+            // Not a wrong password: the check could not run. Not counted against anyone.
+            throw Self.shortOfMemory(error)
+        }
+        guard matches, let stored else {
             throttle.failed(input.username, now: now.millisecondsSince1970)
             throw Problem(.unauthorized, "The username or password is wrong.",
                           headers: [("WWW-Authenticate", "Bearer realm=\"lucid\"")])
@@ -94,6 +96,18 @@ extension API {
         sessions.forget(tokenHash)
         do throws(AccountError) { try accounts.deleteSession(tokenHash: tokenHash) } catch { throw Problem.account(error) }
         return Reply.noContent()
+    }
+
+    /// The answer when a password could not be hashed or checked: a 503 to retry, never a
+    /// verdict on the password.
+    private static func shortOfMemory(_ error: CryptoError) -> Problem {
+        switch error {
+        case .outOfMemory:
+            Problem(.unavailable, "The server is short of memory to check passwords; try again.", headers: [("Retry-After", "1")])
+        case .passwordTooLong:
+            // Registration and sign-in bound passwords far below libsodium's limit.
+            Problem(.internal, "A password reached the hasher over its length limit.")
+        }
     }
 
     /// A new token for `user`; only its hash is stored.

@@ -63,7 +63,8 @@ public final class API: Sendable {
     let hasher: PasswordHasher
     let sessions: SessionCache
     let throttle: LoginThrottle
-    /// A hash to check passwords of unknown usernames against, so they cost as much as known ones.
+    /// A hash to check passwords of unknown usernames against, so they cost as much as known
+    /// ones: shaped as this hasher's, matched by no password.
     let dummyHash: String
     private let router: Router
     private let log: @Sendable (String) -> Void
@@ -80,7 +81,7 @@ public final class API: Sendable {
         self.hasher = PasswordHasher(cost: configuration.passwordCost)
         self.sessions = SessionCache()
         self.throttle = LoginThrottle()
-        self.dummyHash = (try? hasher.hash(UUID().uuidString)) ?? ""
+        self.dummyHash = hasher.decoy()
         self.router = Self.routes
         self.log = log
     }

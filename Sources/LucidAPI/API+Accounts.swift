@@ -40,10 +40,13 @@ extension API {
 
         let hash: String
         do throws(CryptoError) { hash = try hasher.hash(input.password) } catch { throw Self.shortOfMemory(error) }
-        let now = environment.now()
-        let user = User(id: environment.newID(), username: input.username, createdAt: now)
-        do throws(AccountError) { try accounts.createUser(user, passwordHash: hash) } catch { throw Problem.account(error) }
-        let token = try startSession(for: user, at: now, expiresAt: nil)
+        let user = User(id: environment.newID(), username: input.username, createdAt: environment.now())
+        let token = SessionToken.generate()
+        do throws(AccountError) {
+            try accounts.register(user, passwordHash: hash, sessionTokenHash: SessionToken.hash(token))
+        } catch {
+            throw Problem.account(error)
+        }
         call.user = user
         return Reply.object(status: 201) { writer in
             writer.key("user"); writer.value(user)

@@ -96,8 +96,10 @@ extension API {
     func signOut(_ call: inout Call) throws(Problem) -> Response {
         _ = try authenticate(&call)
         guard let tokenHash = call.tokenHash else { throw Problem(.unauthorized, "Sign in first.") }
-        sessions.forget(tokenHash)
+        // The row goes first: once it is gone no lookup can find it, and `revoke` then keeps
+        // the lookups that found it earlier from caching it (see SessionCache).
         do throws(AccountError) { try accounts.deleteSession(tokenHash: tokenHash) } catch { throw Problem.account(error) }
+        sessions.revoke(tokenHash)
         return Reply.noContent()
     }
 

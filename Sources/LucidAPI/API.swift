@@ -16,12 +16,19 @@ public struct APIConfiguration: Sendable {
     public var passwordCost: PasswordHasher.Cost = .interactive
     /// The body limit the HTTP server enforces, quoted in 413 answers.
     public var maxBodyBytes: Int = 1 << 20
+    /// How many sessions the cache in front of the database holds (about 330 bytes each);
+    /// past it the least recently used one is dropped.
+    public var sessionCacheCapacity: Int = 100_000
 
     /// Settings with the defaults of `lucid serve`.
-    public init(registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20) {
+    public init(
+        registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20,
+        sessionCacheCapacity: Int = 100_000
+    ) {
         self.registration = registration
         self.passwordCost = passwordCost
         self.maxBodyBytes = maxBodyBytes
+        self.sessionCacheCapacity = sessionCacheCapacity
     }
 }
 
@@ -79,7 +86,7 @@ public final class API: Sendable {
         self.configuration = configuration
         self.environment = environment
         self.hasher = PasswordHasher(cost: configuration.passwordCost)
-        self.sessions = SessionCache()
+        self.sessions = SessionCache(capacity: configuration.sessionCacheCapacity)
         self.throttle = LoginThrottle()
         self.dummyHash = hasher.decoy()
         self.router = Self.routes

@@ -3,7 +3,7 @@ import LucidStore
 import Synchronization
 
 /// Sessions already read from the database, by token hash, so an authenticated request does
-/// not read the disk.
+/// not read the disk; the least recently used one makes room for a new one.
 ///
 /// A revoked token must never come back. A request that missed here reads the database and
 /// then caches what it read; were a sign-out to run between the two, the request would put the
@@ -30,24 +30,22 @@ final class SessionCache: Sendable {
         case missing(Ticket)
     }
 
-    /// Past this many entries the cache starts over; the database stays the truth.
-    private static let limit = 10_000
-
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: LRUCache<String, Entry>
         /// How many revocations there have been.
         var revocations: UInt64 = 0
     }
 
     private let state: Mutex<State>
 
-    init() {
-        state = Mutex(State())
+    /// An empty cache holding at most `capacity` sessions.
+    init(capacity: Int) {
+        state = Mutex(State(entries: LRUCache(capacity: capacity)))
     }
 
     func lookup(_ tokenHash: String) -> Lookup {
         state.withLock { state in
-            state.entries[tokenHash].map(Lookup.cached) ?? .missing(Ticket(revocations: state.revocations))
+            state.entries.value(for: tokenHash).map(Lookup.cached) ?? .missing(Ticket(revocations: state.revocations))
         }
     }
 
@@ -56,8 +54,7 @@ final class SessionCache: Sendable {
     func remember(_ entry: Entry, for tokenHash: String, after ticket: Ticket) {
         state.withLock { state in
             guard state.revocations == ticket.revocations else { return }
-            if state.entries.count >= Self.limit { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[tokenHash] = entry
+            state.entries.insert(entry, for: tokenHash)
         }
     }
 
@@ -66,14 +63,14 @@ final class SessionCache: Sendable {
     func revoke(_ tokenHash: String) {
         state.withLock { state in
             state.revocations &+= 1
-            state.entries.removeValue(forKey: tokenHash)
+            state.entries.removeValue(for: tokenHash)
         }
     }
 
     /// Drops an entry that is of no more use (an expired session); no lookup can revive it,
     /// since the database holds the same expiry.
     func forget(_ tokenHash: String) {
-        _ = state.withLock { $0.entries.removeValue(forKey: tokenHash) }
+        _ = state.withLock { $0.entries.removeValue(for: tokenHash) }
     }
 
     /// How many sessions are cached.

@@ -12,6 +12,7 @@ struct Configuration: Equatable {
     var threads = 4 * ServerConfiguration.activeProcessorCount
     var maxBodyBytes = 1 << 20
     var registration = APIConfiguration.Registration.open
+    var sessionCacheEntries = 100_000
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -31,6 +32,9 @@ struct Configuration: Equatable {
         }),
         ("--registration", "LUCID_REGISTRATION", { config, text in
             APIConfiguration.Registration(rawValue: text).map { config.registration = $0 } != nil
+        }),
+        ("--session-cache-entries", "LUCID_SESSION_CACHE_ENTRIES", { config, text in
+            Int(text).flatMap { (1...10_000_000).contains($0) ? $0 : nil }.map { config.sessionCacheEntries = $0 } != nil
         }),
     ]
 
@@ -67,6 +71,7 @@ struct Configuration: Equatable {
           --threads N             request threads (LUCID_THREADS; default: 4 per core)
           --max-body-bytes N      largest request body (LUCID_MAX_BODY_BYTES; default 1048576)
           --registration MODE     open or closed (LUCID_REGISTRATION; default open)
+          --session-cache-entries N  sessions cached in memory (LUCID_SESSION_CACHE_ENTRIES; default 100000)
         """
 }
 

@@ -18,7 +18,8 @@ enum Service {
             let api = API(
                 journals: journals, accounts: accounts,
                 configuration: APIConfiguration(
-                    registration: configuration.registration, maxBodyBytes: configuration.maxBodyBytes),
+                    registration: configuration.registration, maxBodyBytes: configuration.maxBodyBytes,
+                    sessionCacheCapacity: configuration.sessionCacheEntries),
                 log: log.write)
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, threads: configuration.threads))

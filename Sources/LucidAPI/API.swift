@@ -19,16 +19,19 @@ public struct APIConfiguration: Sendable {
     /// How many sessions the cache in front of the database holds (about 330 bytes each);
     /// past it the least recently used one is dropped.
     public var sessionCacheCapacity: Int = 100_000
+    /// Seconds between deletions of expired sessions from the database; 0 never deletes them.
+    public var sessionSweepSeconds: Int = 60
 
     /// Settings with the defaults of `lucid serve`.
     public init(
         registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20,
-        sessionCacheCapacity: Int = 100_000
+        sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60
     ) {
         self.registration = registration
         self.passwordCost = passwordCost
         self.maxBodyBytes = maxBodyBytes
         self.sessionCacheCapacity = sessionCacheCapacity
+        self.sessionSweepSeconds = sessionSweepSeconds
     }
 }
 
@@ -69,6 +72,8 @@ public final class API: Sendable {
     let environment: Environment
     let hasher: PasswordHasher
     let sessions: SessionCache
+    /// Deletes expired sessions from the database every `sessionSweepSeconds`.
+    let sweeper: ExpiredSessionSweeper
     let throttle: LoginThrottle
     /// A hash to check passwords of unknown usernames against, so they cost as much as known
     /// ones: shaped as this hasher's, matched by no password.
@@ -87,6 +92,8 @@ public final class API: Sendable {
         self.environment = environment
         self.hasher = PasswordHasher(cost: configuration.passwordCost)
         self.sessions = SessionCache(capacity: configuration.sessionCacheCapacity)
+        self.sweeper = ExpiredSessionSweeper(
+            accounts: accounts, now: environment.now, every: configuration.sessionSweepSeconds, log: log)
         self.throttle = LoginThrottle()
         self.dummyHash = hasher.decoy()
         self.router = Self.routes

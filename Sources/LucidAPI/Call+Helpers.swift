@@ -137,7 +137,7 @@ extension API {
         }
         let now = environment.now()
         guard let entry, entry.expiresAt.map({ $0 > now }) ?? true else {
-            // An expired session is of no more use to the cache.
+            // An expired session is of no more use to the cache; the sweeper deletes its row.
             if entry != nil { sessions.forget(tokenHash) }
             throw Problem(.unauthorized, "The token is unknown, expired or revoked.",
                           headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])

@@ -102,6 +102,19 @@ public final class AccountStore: Sendable {
         }
     }
 
+    /// Deletes at most `limit` sessions that expired at or before `now`, soonest expiry first
+    /// (through the `sessions_by_expiry` index), and answers how many it deleted. Small
+    /// batches keep each transaction, and every request waiting on this store, short.
+    public func deleteExpiredSessions(at now: Timestamp, limit: Int) throws(AccountError) -> Int {
+        try run { (connection) throws(SQLiteError) in
+            try connection.statement("""
+                DELETE FROM sessions WHERE token_hash IN (
+                    SELECT token_hash FROM sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)
+                """).run(.integer(now.millisecondsSince1970), .integer(limit))
+            return connection.changes
+        }
+    }
+
     private static func user(_ row: Row) -> User? {
         UUID(uuidString: row.text(0)).map {
             User(id: $0, username: row.text(1), createdAt: Timestamp(millisecondsSince1970: row.integer(2)))

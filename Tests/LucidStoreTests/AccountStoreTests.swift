@@ -58,3 +58,46 @@ import Testing
         #expect(try Self.stored(store, "ada", "second") == Stored(user: Self.user, passwordHash: "hash", sessionUser: nil))
     }
 }
+
+@Suite struct ExpiredSessionTests {
+    static let user = AccountStoreTests.user
+
+    /// A store with a user and sessions "s0" … expiring at these milliseconds (`nil`: never).
+    static func store(_ database: borrowing TemporaryDatabase, expiries: [Int64?]) throws -> AccountStore {
+        let store = try AccountStore(path: database.path)
+        try store.register(user, passwordHash: "hash", sessionTokenHash: "first")
+        for (index, expiry) in expiries.enumerated() {
+            try store.createSession(
+                tokenHash: "s\(index)", for: user.id, at: Timestamp(millisecondsSince1970: 0),
+                expiresAt: expiry.map { Timestamp(millisecondsSince1970: $0) })
+        }
+        return store
+    }
+
+    /// The token hashes of every session in the database, sorted.
+    static func sessions(_ database: borrowing TemporaryDatabase) throws -> [String] {
+        try database.connection().statement("SELECT token_hash FROM sessions ORDER BY token_hash").query { $0.text(0) }
+    }
+
+    @Test func batchesDeleteTheSoonestExpiredFirstAndNothingElse() throws {
+        let database = try TemporaryDatabase()
+        let store = try Self.store(database, expiries: [300, nil, 100, 200, 1_000, 500])
+        let now = Timestamp(millisecondsSince1970: 500)
+        // Expired at 500: s0 (300), s2 (100), s3 (200), s5 (500, the instant it stops working).
+        #expect(try store.deleteExpiredSessions(at: now, limit: 2) == 2)
+        #expect(try Self.sessions(database) == ["first", "s0", "s1", "s4", "s5"])
+        #expect(try store.deleteExpiredSessions(at: now, limit: 2) == 2)
+        #expect(try Self.sessions(database) == ["first", "s1", "s4"])
+        #expect(try store.deleteExpiredSessions(at: now, limit: 2) == 0)
+        #expect(try Self.sessions(database) == ["first", "s1", "s4"])
+    }
+
+    @Test func expiredSessionsAreFoundThroughTheIndex() throws {
+        let database = try TemporaryDatabase()
+        _ = try Self.store(database, expiries: [])
+        let plan = try database.connection().statement(
+            "EXPLAIN QUERY PLAN SELECT token_hash FROM sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?"
+        ).query(.integer(0), .integer(1)) { $0.text(3) }
+        #expect(plan == ["SEARCH sessions USING INDEX sessions_by_expiry (expires_at<?)"])
+    }
+}

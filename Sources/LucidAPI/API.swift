@@ -3,6 +3,7 @@ import LucidCrypto
 import LucidHTTP
 import LucidModel
 import LucidStore
+import Synchronization
 
 /// Settings of the API that are not the HTTP server's.
 public struct APIConfiguration: Sendable {
@@ -74,7 +75,8 @@ public final class API: Sendable {
     let sessions: SessionCache
     /// Deletes expired sessions from the database every `sessionSweepSeconds`.
     let sweeper: ExpiredSessionSweeper
-    let throttle: LoginThrottle
+    /// Failed sign-ins per network and username, per network, and per username.
+    let throttle: Mutex<LoginThrottle>
     /// A hash to check passwords of unknown usernames against, so they cost as much as known
     /// ones: shaped as this hasher's, matched by no password.
     let dummyHash: String
@@ -94,7 +96,7 @@ public final class API: Sendable {
         self.sessions = SessionCache(capacity: configuration.sessionCacheCapacity)
         self.sweeper = ExpiredSessionSweeper(
             accounts: accounts, now: environment.now, every: configuration.sessionSweepSeconds, log: log)
-        self.throttle = LoginThrottle()
+        self.throttle = Mutex(LoginThrottle())
         self.dummyHash = hasher.decoy()
         self.router = Self.routes
         self.log = log

@@ -39,7 +39,7 @@ extension API {
         var reader = FieldReader()
         let input = try credentials(call, reader: &reader)
         if let input {
-            if !Self.usernameLength.contains(input.username.count) || !input.username.allSatisfy(Self.usernameCharacters.contains) {
+            if !Self.isPossibleUsername(input.username) {
                 reader.fail("/username", "must be 3 to 32 of a-z, 0-9, '.', '_' and '-'")
             }
             if let error = Self.passwordError(input.password) { reader.fail(error.pointer, error.detail) }
@@ -47,15 +47,14 @@ extension API {
         guard let input, reader.errors.isEmpty else { throw reader.problem }
 
         let hash: String
-        do throws(CryptoError) { hash = try hasher.hash(input.password) } catch {
-            var problem = Problem(.unavailable, "The server is short of memory; try again.", headers: [("Retry-After", "1")])
-            problem.logDetail = "argon2id hashing failed: \(error)"
-            throw problem
+        do throws(CryptoError) { hash = try hasher.hash(input.password) } catch { throw Self.shortOfMemory(error) }
+        let user = User(id: environment.newID(), username: input.username, createdAt: environment.now())
+        let token = SessionToken.generate()
+        do throws(AccountError) {
+            try accounts.register(user, passwordHash: hash, sessionTokenHash: SessionToken.hash(token))
+        } catch {
+            throw Problem.account(error)
         }
-        let now = environment.now()
-        let user = User(id: environment.newID(), username: input.username, createdAt: now)
-        do throws(AccountError) { try accounts.createUser(user, passwordHash: hash) } catch { throw Problem.account(error) }
-        let token = try startSession(for: user, at: now, expiresAt: nil)
         call.user = user
         return Reply.object(status: 201) { writer in
             writer.key("user"); writer.value(user)
@@ -72,20 +71,29 @@ extension API {
         guard let input, reader.errors.isEmpty else { throw reader.problem }
 
         let now = environment.now()
-        if let wait = throttle.retryAfter(input.username, now: now.millisecondsSince1970) {
-            throw Problem(.tooManyAttempts, "Too many failed sign-ins for this username; wait \(wait) s.",
-                          headers: [("Retry-After", String(wait))])
-        }
+        // A name that registration would refuse names no account, so it is answered like any
+        // wrong credentials at once, with neither a database read nor a hash, and counted
+        // against the network only: no table ever holds it, however long it is.
+        let possible = Self.isPossibleUsername(input.username)
+        let attempt = try admit(network: ClientNetwork(call.request.clientAddress), username: possible ? input.username : nil, now: now)
+        guard possible else { throw Self.wrongCredentials }
         let stored: (user: User, passwordHash: String)?
-        do throws(AccountError) { stored = try accounts.credentials(of: input.username) } catch { throw Problem.account(error) }
-        // An unknown username still costs one hash check, so timing does not tell which part was wrong.
-        let valid = hasher.verify(input.password, against: stored?.passwordHash ?? dummyHash) && stored != nil
-        guard valid, let stored else {
-            throttle.failed(input.username, now: now.millisecondsSince1970)
-            throw Problem(.unauthorized, "The username or password is wrong.",
-                          headers: [("WWW-Authenticate", "Bearer realm=\"lucid\"")])
+        do throws(AccountError) { stored = try accounts.credentials(of: input.username) } catch {
+            settle(attempt, .unchecked)
+            throw Problem.account(error)
         }
-        throttle.succeeded(input.username)
+        // An unknown username still costs one hash check, so timing does not tell which part was wrong.
+        let matches: Bool
+        do throws(CryptoError) { matches = try hasher.verify(input.password, against: stored?.passwordHash ?? dummyHash) } catch {
+            // Not a wrong password: the check could not run, so it counts against no one.
+            settle(attempt, .unchecked)
+            throw Self.shortOfMemory(error)
+        }
+        guard matches, let stored else {
+            settle(attempt, .failed)
+            throw Self.wrongCredentials
+        }
+        settle(attempt, .succeeded)
         if hasher.needsRehash(stored.passwordHash), let upgraded = try? hasher.hash(input.password) {
             try? accounts.updatePasswordHash(of: stored.user.id, to: upgraded)
         }
@@ -101,9 +109,51 @@ extension API {
     func signOut(_ call: inout Call) throws(Problem) -> Response {
         _ = try authenticate(&call)
         guard let tokenHash = call.tokenHash else { throw Problem(.unauthorized, "Sign in first.") }
-        sessions.forget(tokenHash)
+        // The row goes first: once it is gone no lookup can find it, and `revoke` then keeps
+        // the lookups that found it earlier from caching it (see SessionCache).
         do throws(AccountError) { try accounts.deleteSession(tokenHash: tokenHash) } catch { throw Problem.account(error) }
+        sessions.revoke(tokenHash)
         return Reply.noContent()
+    }
+
+    /// Whether registration would take `username`: 3 to 32 of a-z, 0-9, '.', '_' and '-'.
+    /// Reads at most 32 bytes of it, however long it is.
+    static func isPossibleUsername(_ username: String) -> Bool {
+        username.utf8.count <= usernameLength.upperBound && usernameLength.contains(username.count)
+            && username.allSatisfy(usernameCharacters.contains)
+    }
+
+    /// The same answer for an unknown username and a wrong password.
+    private static var wrongCredentials: Problem {
+        Problem(.unauthorized, "The username or password is wrong.", headers: [("WWW-Authenticate", "Bearer realm=\"lucid\"")])
+    }
+
+    /// Admits a sign-in past the throttle, or answers 429 with how long to wait.
+    private func admit(network: ClientNetwork, username: String?, now: Timestamp) throws(Problem) -> LoginThrottle.Attempt {
+        switch throttle.withLock({ $0.admit(network: network, username: username, now: now.millisecondsSince1970) }) {
+        case .admitted(let attempt):
+            return attempt
+        case .refused(let seconds):
+            throw Problem(.tooManyAttempts, "Too many failed sign-ins; try again in \(seconds) s.",
+                          headers: [("Retry-After", String(seconds))])
+        }
+    }
+
+    private func settle(_ attempt: LoginThrottle.Attempt, _ outcome: LoginThrottle.Outcome) {
+        let now = environment.now().millisecondsSince1970
+        throttle.withLock { $0.settle(attempt, outcome, now: now) }
+    }
+
+    /// The answer when a password could not be hashed or checked: a 503 to retry, never a
+    /// verdict on the password.
+    private static func shortOfMemory(_ error: CryptoError) -> Problem {
+        switch error {
+        case .outOfMemory:
+            Problem(.unavailable, "The server is short of memory to check passwords; try again.", headers: [("Retry-After", "1")])
+        case .passwordTooLong:
+            // Only `hash` throws it, and registration bounds passwords far below libsodium's limit.
+            Problem(.internal, "A password reached the hasher over its length limit.")
+        }
     }
 
     /// A new token for `user`; only its hash is stored.

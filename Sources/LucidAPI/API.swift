@@ -3,6 +3,7 @@ import LucidCrypto
 import LucidHTTP
 import LucidModel
 import LucidStore
+import Synchronization
 
 /// Settings of the API that are not the HTTP server's.
 public struct APIConfiguration: Sendable {
@@ -21,15 +22,23 @@ public struct APIConfiguration: Sendable {
     public var concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes
     /// Longest a sign-in or registration waits for a hashing slot before it is answered 503.
     public var hashQueueTimeout: Duration = .seconds(10)
+    /// How many sessions the cache in front of the database holds (about 330 bytes each);
+    /// past it the least recently used one is dropped.
+    public var sessionCacheCapacity: Int = 100_000
+    /// Seconds between deletions of expired sessions from the database; 0 never deletes them.
+    public var sessionSweepSeconds: Int = 60
 
     /// Settings with the defaults of `lucid serve`.
     public init(
         registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20,
-        concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10)
+        concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10),
+        sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60
     ) {
         self.registration = registration
         self.passwordCost = passwordCost
         self.maxBodyBytes = maxBodyBytes
+        self.sessionCacheCapacity = sessionCacheCapacity
+        self.sessionSweepSeconds = sessionSweepSeconds
         self.concurrentHashes = concurrentHashes
         self.hashQueueTimeout = hashQueueTimeout
     }
@@ -78,8 +87,12 @@ public final class API: Sendable {
     let environment: Environment
     let hasher: PasswordHasher
     let sessions: SessionCache
-    let throttle: LoginThrottle
-    /// A hash to check passwords of unknown usernames against, so they cost as much as known ones.
+    /// Deletes expired sessions from the database every `sessionSweepSeconds`.
+    let sweeper: ExpiredSessionSweeper
+    /// Failed sign-ins per network and username, per network, and per username.
+    let throttle: Mutex<LoginThrottle>
+    /// A hash to check passwords of unknown usernames against, so they cost as much as known
+    /// ones: shaped as this hasher's, matched by no password.
     let dummyHash: String
     let router: Router
     private let log: @Sendable (String) -> Void
@@ -94,9 +107,11 @@ public final class API: Sendable {
         self.configuration = configuration
         self.environment = environment
         self.hasher = PasswordHasher(cost: configuration.passwordCost)
-        self.sessions = SessionCache()
-        self.throttle = LoginThrottle()
-        self.dummyHash = (try? hasher.hash(UUID().uuidString)) ?? ""
+        self.sessions = SessionCache(capacity: configuration.sessionCacheCapacity)
+        self.sweeper = ExpiredSessionSweeper(
+            accounts: accounts, now: environment.now, every: configuration.sessionSweepSeconds, log: log)
+        self.throttle = Mutex(LoginThrottle())
+        self.dummyHash = hasher.decoy()
         self.router = Self.routes
         self.log = log
     }

@@ -125,16 +125,22 @@ extension API {
                           headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
         }
         let tokenHash = SessionToken.hash(String(parts[1]))
-        var entry = sessions.entry(for: tokenHash)
-        if entry == nil {
+        let entry: SessionCache.Entry?
+        switch sessions.lookup(tokenHash) {
+        case .cached(let cached):
+            entry = cached
+        case .missing(let ticket):
             do throws(AccountError) {
                 entry = try accounts.session(tokenHash: tokenHash).map { SessionCache.Entry(user: $0.user, expiresAt: $0.expiresAt) }
             } catch {
                 throw Problem.account(error)
             }
-            if let entry { sessions.remember(entry, for: tokenHash) }
+            if let entry { sessions.remember(entry, for: tokenHash, after: ticket) }
         }
-        guard let entry, entry.expiresAt.map({ $0 > environment.now() }) ?? true else {
+        let now = environment.now()
+        guard let entry, entry.expiresAt.map({ $0 > now }) ?? true else {
+            // An expired session is of no more use to the cache; the sweeper deletes its row.
+            if entry != nil { sessions.forget(tokenHash) }
             throw Problem(.unauthorized, "The token is unknown, expired or revoked.",
                           headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
         }

@@ -2,28 +2,77 @@ import LucidModel
 import LucidStore
 import Synchronization
 
-/// Sessions already checked against the database, by token hash, so an authenticated
-/// request does not read the disk. Logout removes the entry before it answers.
+/// Sessions already read from the database, by token hash, so an authenticated request does
+/// not read the disk; the least recently used one makes room for a new one.
+///
+/// A revoked token must never come back. A request that missed here reads the database and
+/// then caches what it read; were a sign-out to run between the two, the request would put the
+/// revoked session back, valid until restart. So every revocation advances a counter, a miss
+/// hands out a `Ticket` holding the counter, and `remember` caches nothing if a revocation came
+/// after its ticket. With the sign-out deleting its row *before* calling `revoke`, a read
+/// that started after the revocation cannot find the row, and one that started before it
+/// cannot cache it: after `revoke` returns, no path leads the token back in.
 final class SessionCache: Sendable {
-    struct Entry: Sendable {
+    struct Entry: Equatable, Sendable {
         var user: User
         var expiresAt: Timestamp?
     }
 
-    /// Past this many entries the cache starts over; the database stays the truth.
-    private static let limit = 10_000
-    private let entries = Mutex<[String: Entry]>([:])
+    /// Proof of when a lookup missed, for caching what the database says afterwards.
+    struct Ticket: Equatable, Sendable {
+        fileprivate let revocations: UInt64
+    }
 
-    func entry(for tokenHash: String) -> Entry? { entries.withLock { $0[tokenHash] } }
+    /// What a lookup found.
+    enum Lookup: Equatable, Sendable {
+        case cached(Entry)
+        /// Not cached: read the database, then `remember` the session with this ticket.
+        case missing(Ticket)
+    }
 
-    func remember(_ entry: Entry, for tokenHash: String) {
-        entries.withLock { entries in
-            if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
-            entries[tokenHash] = entry
+    private struct State {
+        var entries: LRUCache<String, Entry>
+        /// How many revocations there have been.
+        var revocations: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// An empty cache holding at most `capacity` sessions.
+    init(capacity: Int) {
+        state = Mutex(State(entries: LRUCache(capacity: capacity)))
+    }
+
+    func lookup(_ tokenHash: String) -> Lookup {
+        state.withLock { state in
+            state.entries.value(for: tokenHash).map(Lookup.cached) ?? .missing(Ticket(revocations: state.revocations))
         }
     }
 
-    func forget(_ tokenHash: String) {
-        _ = entries.withLock { $0.removeValue(forKey: tokenHash) }
+    /// Caches `entry`, read from the database after `lookup` gave `ticket`, unless a token was
+    /// revoked since: the read may have come before that revocation's delete.
+    func remember(_ entry: Entry, for tokenHash: String, after ticket: Ticket) {
+        state.withLock { state in
+            guard state.revocations == ticket.revocations else { return }
+            state.entries.insert(entry, for: tokenHash)
+        }
     }
+
+    /// Drops the token and keeps every lookup in flight from caching it again. Call it after
+    /// the session's row is deleted, never before.
+    func revoke(_ tokenHash: String) {
+        state.withLock { state in
+            state.revocations &+= 1
+            state.entries.removeValue(for: tokenHash)
+        }
+    }
+
+    /// Drops an entry that is of no more use (an expired session); no lookup can revive it,
+    /// since the database holds the same expiry.
+    func forget(_ tokenHash: String) {
+        _ = state.withLock { $0.entries.removeValue(for: tokenHash) }
+    }
+
+    /// How many sessions are cached.
+    var count: Int { state.withLock { $0.entries.count } }
 }

@@ -47,14 +47,57 @@ public struct PasswordHasher: Sendable {
     /// Returns `false` for a malformed hash rather than trapping. The parameters inside the
     /// string decide the work done, so verify only hashes this server stored, never ones a
     /// client supplied.
-    public func verify(_ password: String, against hash: String) -> Bool {
+    ///
+    /// Throws `.outOfMemory` when the memory the hash asks for cannot be allocated: that says
+    /// nothing about the password, so the caller must not treat it as a mismatch. Every string
+    /// `hash(_:)` writes is recomputed here with `crypto_pwhash_argon2id`, which fails only
+    /// for that reason (see `Argon2idString`). Any other string libsodium accepts (several
+    /// lanes, another salt length) goes to `crypto_pwhash_str_verify`, which cannot tell the
+    /// two failures apart; this server never stores such a string.
+    public func verify(_ password: String, against hash: String) throws(CryptoError) -> Bool {
         Sodium.ready()
+        guard let parts = Argon2idString(parsing: hash), parts.isComputable else { return Self.libsodiumVerify(password, hash) }
+        guard password.utf8.count <= crypto_pwhash_argon2id_passwd_max() else { return false }
+        var computed = [UInt8](repeating: 0, count: parts.digest.count)
+        // Secrets derived from the password do not stay in freed memory.
+        defer { sodium_memzero(&computed, computed.count) }
+        let status = Sodium.withUTF8Chars(of: password) { chars, count in
+            crypto_pwhash_argon2id(
+                &computed, UInt64(computed.count), chars, UInt64(count), parts.salt,
+                UInt64(parts.passes), Int(parts.memoryKiB) * 1024, crypto_pwhash_argon2id_alg_argon2id13())
+        }
+        // Every parameter was checked against libsodium's limits: -1 is a failed allocation.
+        guard status == 0 else { throw .outOfMemory }
+        return sodium_memcmp(computed, parts.digest, computed.count) == 0
+    }
+
+    /// libsodium's own check, for a hash `verify` cannot recompute itself: `false` for any
+    /// failure, a mismatch or otherwise.
+    private static func libsodiumVerify(_ password: String, _ hash: String) -> Bool {
         guard let stored = Sodium.passwordHashBuffer(hash) else { return false }
         let status = Sodium.withUTF8Chars(of: password) { chars, count in
             crypto_pwhash_str_verify(stored, chars, UInt64(count))
         }
         return status == 0
     }
+
+    /// A string shaped exactly like `hash(_:)`'s at this hasher's cost, with a random salt and
+    /// a random digest that no password matches (a 2^-256 chance). Verifying against it costs
+    /// what verifying a real hash of this cost does, so an unknown username takes as long to
+    /// refuse as a wrong password; making it costs no hashing at all.
+    public func decoy() -> String {
+        Sodium.ready()
+        let limits = cost.limits
+        return Argon2idString(
+            memoryKiB: UInt32(limits.memory / 1024), passes: UInt32(limits.ops), lanes: 1,
+            salt: Sodium.randomBytes(crypto_pwhash_argon2id_saltbytes()),
+            digest: Sodium.randomBytes(Self.digestLength)
+        ).encoded
+    }
+
+    /// The digest length `crypto_pwhash_str` writes (`crypto_pwhash_STRHASHBYTES` in libsodium's
+    /// source; not exported, but fixed by the string format it has always written).
+    static let digestLength = 32
 
     /// Whether `hash` was made with parameters other than this hasher's cost, so the caller
     /// should hash the password again after a successful `verify`.

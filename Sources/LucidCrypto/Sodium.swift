@@ -68,6 +68,36 @@ enum Sodium {
         return buffer
     }
 
+    /// `bytes` in standard base64 without padding, as argon2 strings carry salts and digests.
+    static func base64Encoded(_ bytes: [UInt8]) -> String {
+        let variant = sodium_base64_VARIANT_ORIGINAL_NO_PADDING
+        // The encoded length includes the terminating NUL that sodium_bin2base64 writes.
+        var encoded = [CChar](repeating: 0, count: sodium_base64_encoded_len(bytes.count, variant))
+        _ = sodium_bin2base64(&encoded, encoded.count, bytes, bytes.count, variant)
+        return string(fromNULTerminated: encoded)
+    }
+
+    /// The bytes of standard unpadded base64 `text`, or `nil` unless all of it decodes
+    /// (no stray character, no non-zero trailing bits).
+    static func base64Decoded(_ text: String) -> [UInt8]? {
+        let capacity = text.utf8.count * 3 / 4 + 1
+        var bytes = [UInt8](repeating: 0, count: capacity)
+        var count = 0
+        let status = withUTF8Chars(of: text) { chars, length in
+            // A nil `b64_end` makes libsodium fail unless it consumed the whole input.
+            sodium_base642bin(&bytes, capacity, chars, length, nil, &count, nil, sodium_base64_VARIANT_ORIGINAL_NO_PADDING)
+        }
+        guard status == 0 else { return nil }
+        return Array(bytes.prefix(count))
+    }
+
+    /// `count` bytes from libsodium's random source.
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        randombytes_buf(&bytes, count)
+        return bytes
+    }
+
     /// The text of a NUL-terminated C string that libsodium wrote into a Swift array.
     static func string(fromNULTerminated chars: [CChar]) -> String {
         String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -33,13 +33,17 @@ public final class AccountStore: Sendable {
         connection = Mutex(try Connection.openMigrated(path, migrations: Migration.embedded))
     }
 
-    /// Registers a user; `.usernameTaken` if the name is in use.
-    public func createUser(_ user: User, passwordHash: String) throws(AccountError) {
+    /// Registers a user together with its first session (token hash `tokenHash`, no expiry),
+    /// in one transaction: both are stored or neither is. `.usernameTaken` if the name is in use.
+    public func register(_ user: User, passwordHash: String, sessionTokenHash tokenHash: String) throws(AccountError) {
         do {
             try run { (connection) throws(SQLiteError) in
-                try connection.statement("INSERT INTO users (id, username, password_hash, created_at) VALUES (?, ?, ?, ?)")
-                    .run(.text(user.id.uuidString), .text(user.username), .text(passwordHash),
-                         .integer(user.createdAt.millisecondsSince1970))
+                try connection.transaction { () throws(SQLiteError) in
+                    try connection.statement("INSERT INTO users (id, username, password_hash, created_at) VALUES (?, ?, ?, ?)")
+                        .run(.text(user.id.uuidString), .text(user.username), .text(passwordHash),
+                             .integer(user.createdAt.millisecondsSince1970))
+                    try Self.insertSession(tokenHash: tokenHash, for: user.id, at: user.createdAt, expiresAt: nil, on: connection)
+                }
             }
         } catch .storage(let error) where error.code == lucid_sqlite_constraint_unique() {
             throw .usernameTaken
@@ -65,11 +69,17 @@ public final class AccountStore: Sendable {
     /// Starts a session for `user` under the hash of its token.
     public func createSession(tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?) throws(AccountError) {
         try run { (connection) throws(SQLiteError) in
-            try connection.statement(
-                "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)"
-            ).run(.text(tokenHash), .text(user.uuidString), .integer(now.millisecondsSince1970),
-                  expiresAt.map { .integer($0.millisecondsSince1970) } ?? .null)
+            try Self.insertSession(tokenHash: tokenHash, for: user, at: now, expiresAt: expiresAt, on: connection)
         }
+    }
+
+    private static func insertSession(
+        tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?, on connection: Connection
+    ) throws(SQLiteError) {
+        try connection.statement(
+            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)"
+        ).run(.text(tokenHash), .text(user.uuidString), .integer(now.millisecondsSince1970),
+              expiresAt.map { .integer($0.millisecondsSince1970) } ?? .null)
     }
 
     /// The user whose session has the token hash `tokenHash` and when it expires, if it exists.
@@ -89,6 +99,19 @@ public final class AccountStore: Sendable {
     public func deleteSession(tokenHash: String) throws(AccountError) {
         try run { (connection) throws(SQLiteError) in
             try connection.statement("DELETE FROM sessions WHERE token_hash = ?").run(.text(tokenHash))
+        }
+    }
+
+    /// Deletes at most `limit` sessions that expired at or before `now`, soonest expiry first
+    /// (through the `sessions_by_expiry` index), and answers how many it deleted. Small
+    /// batches keep each transaction, and every request waiting on this store, short.
+    public func deleteExpiredSessions(at now: Timestamp, limit: Int) throws(AccountError) -> Int {
+        try run { (connection) throws(SQLiteError) in
+            try connection.statement("""
+                DELETE FROM sessions WHERE token_hash IN (
+                    SELECT token_hash FROM sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)
+                """).run(.integer(now.millisecondsSince1970), .integer(limit))
+            return connection.changes
         }
     }
 

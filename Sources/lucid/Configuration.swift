@@ -19,6 +19,7 @@ struct Configuration: Equatable {
     var bodyTimeout = 60
     var idleTimeout = 60
     var concurrentHashes = APIConfiguration.defaultConcurrentHashes
+    var sessionCacheEntries = 100_000
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -57,6 +58,9 @@ struct Configuration: Equatable {
         }),
         ("--max-concurrent-hashes", "LUCID_MAX_CONCURRENT_HASHES", { config, text in
             Int(text).flatMap { (1...256).contains($0) ? $0 : nil }.map { config.concurrentHashes = $0 } != nil
+        }),
+        ("--session-cache-entries", "LUCID_SESSION_CACHE_ENTRIES", { config, text in
+            Int(text).flatMap { (1...10_000_000).contains($0) ? $0 : nil }.map { config.sessionCacheEntries = $0 } != nil
         }),
     ]
 
@@ -115,5 +119,6 @@ struct Configuration: Equatable {
           --max-concurrent-hashes N
                                   password hashes at once, 64 MiB each; more sign-ins wait
                                   (LUCID_MAX_CONCURRENT_HASHES; default: 1 per core)
+          --session-cache-entries N  sessions cached in memory (LUCID_SESSION_CACHE_ENTRIES; default 100000)
         """
 }

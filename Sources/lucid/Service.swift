@@ -19,7 +19,8 @@ enum Service {
                 journals: journals, accounts: accounts,
                 configuration: APIConfiguration(
                     registration: configuration.registration, maxBodyBytes: configuration.maxBodyBytes,
-                    concurrentHashes: configuration.concurrentHashes),
+                    concurrentHashes: configuration.concurrentHashes,
+                    sessionCacheCapacity: configuration.sessionCacheEntries),
                 log: log.write)
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, workers: configuration.threads,

@@ -1,6 +1,7 @@
 import Foundation
 import LucidHTTPTesting
 import Testing
+@testable import LucidStore
 
 @Suite("Accounts: registration, sessions, tokens")
 struct AccountTests {
@@ -70,6 +71,22 @@ struct AccountTests {
             #expect(try client.post("/v1/users", json: ["username": "a.b", "password": "12345678"]).status == 201)
             let long = ["username": String(repeating: "z", count: 32), "password": String(repeating: "p", count: 1024)]
             #expect(try client.post("/v1/users", json: long).status == 201)
+        }
+    }
+
+    @Test func aRegistrationWhoseSessionFailsLeavesNothingBehind() throws {
+        try withServer { client in
+            // A trigger makes the first session's insert fail after the user's has run.
+            let saboteur = try Connection(path: client.server.databasePath)
+            try saboteur.execute("CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'refused'); END")
+            let failed = try client.post("/v1/users", json: ["username": "halfway", "password": TestClient.password])
+            expectProblem(failed, 500, "internal")
+            try saboteur.execute("DROP TRIGGER refuse_sessions")
+            // Told nothing changed, and nothing did: neither a sign-in nor a retry finds the name taken.
+            expectProblem(try client.post("/v1/sessions", json: ["username": "halfway", "password": TestClient.password]),
+                          401, "unauthorized")
+            let token = try client.register("halfway")
+            #expect(try client.get("/v1/me", token: token).status == 200)
         }
     }
 

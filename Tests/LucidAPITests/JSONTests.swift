@@ -78,25 +78,3 @@ import Testing
         }
     }
 }
-
-@Suite struct LoginThrottleTests {
-    @Test func fiveFailuresAreFreeThenTheLockoutDoubles() {
-        let throttle = LoginThrottle()
-        for _ in 0..<LoginThrottle.freeFailures - 1 { throttle.failed("ada", now: 0) }
-        #expect(throttle.retryAfter("ada", now: 0) == nil)
-        throttle.failed("ada", now: 0)
-        #expect(throttle.retryAfter("ada", now: 0) == 1)
-        throttle.failed("ada", now: 1_000)
-        #expect(throttle.retryAfter("ada", now: 1_000) == 2)
-        #expect(throttle.retryAfter("ada", now: 3_000) == nil)
-        #expect(throttle.retryAfter("grace", now: 0) == nil)
-    }
-
-    @Test func theLockoutHasACeilingAndSuccessClearsIt() {
-        let throttle = LoginThrottle()
-        for _ in 0..<40 { throttle.failed("ada", now: 0) }
-        #expect(throttle.retryAfter("ada", now: 0) == LoginThrottle.ceiling)
-        throttle.succeeded("ada")
-        #expect(throttle.retryAfter("ada", now: 0) == nil)
-    }
-}

@@ -1,3 +1,4 @@
+import Foundation
 import LucidCrypto
 import Testing
 
@@ -8,20 +9,20 @@ import Testing
 
     @Test func hashThenVerifySucceeds() throws {
         let hash = try hasher.hash("correct horse battery staple")
-        #expect(hasher.verify("correct horse battery staple", against: hash))
+        #expect(try hasher.verify("correct horse battery staple", against: hash))
     }
 
     @Test func wrongPasswordFails() throws {
         let hash = try hasher.hash("correct horse battery staple")
-        #expect(!hasher.verify("correct horse battery stapler", against: hash))
-        #expect(!hasher.verify("", against: hash))
+        #expect(try !hasher.verify("correct horse battery stapler", against: hash))
+        #expect(try !hasher.verify("", against: hash))
     }
 
     @Test func bytesAfterNULCount() throws {
         let hash = try hasher.hash("secret\0one")
-        #expect(hasher.verify("secret\0one", against: hash))
-        #expect(!hasher.verify("secret\0two", against: hash))
-        #expect(!hasher.verify("secret", against: hash))
+        #expect(try hasher.verify("secret\0one", against: hash))
+        #expect(try !hasher.verify("secret\0two", against: hash))
+        #expect(try !hasher.verify("secret", against: hash))
     }
 
     @Test(arguments: [
@@ -31,8 +32,8 @@ import Testing
     ])
     func unusualPasswordsRoundTrip(_ sample: Sample) throws {
         let hash = try hasher.hash(sample.text)
-        #expect(hasher.verify(sample.text, against: hash))
-        #expect(!hasher.verify(sample.text + "!", against: hash))
+        #expect(try hasher.verify(sample.text, against: hash))
+        #expect(try !hasher.verify(sample.text + "!", against: hash))
     }
 
     @Test func hashesAreSaltedAndArgon2id() throws {
@@ -41,8 +42,8 @@ import Testing
         #expect(first != second)
         #expect(first.hasPrefix("$argon2id$"))
         #expect(second.hasPrefix("$argon2id$"))
-        #expect(hasher.verify("same password", against: first))
-        #expect(hasher.verify("same password", against: second))
+        #expect(try hasher.verify("same password", against: first))
+        #expect(try hasher.verify("same password", against: second))
     }
 
     @Test func interactiveCostIsMemoryHard() throws {
@@ -75,8 +76,29 @@ import Testing
             garbage.append(String(scalars))
         }
         for text in garbage {
-            #expect(!hasher.verify("pw", against: text), "verified against \(text.debugDescription)")
+            #expect(try !hasher.verify("pw", against: text), "verified against \(text.debugDescription)")
         }
+    }
+
+    /// Whether the kernel refuses an allocation larger than RAM and swap together: true unless
+    /// `vm.overcommit_memory` is 1, where the 4 TiB below would be granted and then faulted in.
+    static var refusesHugeAllocations: Bool {
+        let mode = (try? String(contentsOfFile: "/proc/sys/vm/overcommit_memory", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return mode == "0" || mode == "2"
+    }
+
+    @Test(.enabled(if: refusesHugeAllocations, "vm.overcommit_memory = 1 would grant the 4 TiB"))
+    func memoryThatCannotBeAllocatedThrowsInsteadOfMismatching() throws {
+        // A well-formed hash asking for the most memory the format allows, 2^32 - 1 KiB (4 TiB):
+        // no machine this runs on has that much RAM and swap, so the allocation always fails.
+        let real = try hasher.hash("pw")
+        let huge = real.replacingOccurrences(of: "$m=8,", with: "$m=4294967295,")
+        #expect(huge != real)
+        #expect(throws: CryptoError.outOfMemory) { try hasher.verify("pw", against: huge) }
+        #expect(throws: CryptoError.outOfMemory) { try hasher.verify("wrong", against: huge) }
+        // The same hash at its real cost still answers, so nothing was left broken.
+        #expect(try hasher.verify("pw", against: real))
     }
 
     @Test func needsRehashComparesCost() throws {

@@ -30,6 +30,7 @@ CREATE TABLE sessions (
     -- NULL: the session lasts until it is revoked.
     expires_at INTEGER
 ) STRICT;
+CREATE INDEX sessions_by_expiry ON sessions (expires_at) WHERE expires_at IS NOT NULL;
 CREATE INDEX sessions_by_user ON sessions (user_id);
 CREATE TABLE users (
     id            TEXT    PRIMARY KEY,

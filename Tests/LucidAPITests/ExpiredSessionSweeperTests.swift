@@ -1,0 +1,62 @@
+import Foundation
+import LucidModel
+import Synchronization
+import Testing
+@testable import LucidAPI
+@testable import LucidStore
+
+@Suite struct ExpiredSessionSweeperTests {
+    @Test func aSweepDeletesEveryExpiredSessionInSmallBatchesAndLogsTheCount() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-sweep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("lucid.sqlite").path
+        let accounts = try AccountStore(path: path)
+        let user = User(id: UUID(), username: "sleeper", createdAt: Timestamp(millisecondsSince1970: 0))
+        try accounts.register(user, passwordHash: "hash", sessionTokenHash: "forever")
+        // 25 sessions that expired at 1 … 25 s, 5 that expire at 100 … 104 s.
+        for second in Array(1...25) + Array(100...104) {
+            try accounts.createSession(
+                tokenHash: "t\(second)", for: user.id, at: Timestamp(millisecondsSince1970: 0),
+                expiresAt: Timestamp(millisecondsSince1970: Int64(second) * 1000))
+        }
+        let lines = Mutex<[String]>([])
+        let sweeper = ExpiredSessionSweeper(
+            accounts: accounts, now: { Timestamp(millisecondsSince1970: 50_000) }, every: nil, batchSize: 10,
+            batchesPerSweep: 2, log: { line in lines.withLock { $0.append(line) } })
+
+        // Two batches of ten per sweep: the backlog takes two sweeps, then there is nothing left.
+        #expect(sweeper.sweep() == 20)
+        #expect(sweeper.sweep() == 5)
+        #expect(sweeper.sweep() == 0)
+        #expect(lines.withLock { $0 } == ["deleted 20 expired sessions", "deleted 5 expired sessions"])
+        let remaining = try Connection(path: path).statement("SELECT token_hash FROM sessions ORDER BY token_hash")
+            .query { $0.text(0) }
+        #expect(remaining == ["forever", "t100", "t101", "t102", "t103", "t104"])
+    }
+
+    @Test func theAPISweepsOnItsOwnTimer() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-sweep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("lucid.sqlite").path
+        let accounts = try AccountStore(path: path)
+        let clock = TestClock()
+        let api = API(
+            journals: try JournalStore(path: path), accounts: accounts,
+            configuration: APIConfiguration(passwordCost: .minimum, sessionSweepSeconds: 1), environment: clock.environment,
+            log: { _ in })
+        let user = User(id: UUID(), username: "sleeper", createdAt: clock.now)
+        try accounts.register(user, passwordHash: "hash", sessionTokenHash: "forever")
+        try accounts.createSession(
+            tokenHash: "brief", for: user.id, at: clock.now,
+            expiresAt: Timestamp(millisecondsSince1970: clock.now.millisecondsSince1970 + 60_000))
+        clock.advance(seconds: 60)
+        // The timer fires every second; give it ten before calling it missing.
+        let deadline = Date().addingTimeInterval(10)
+        while try accounts.session(tokenHash: "brief") != nil, Date() < deadline { usleep(50_000) }
+        #expect(try accounts.session(tokenHash: "brief") == nil)
+        #expect(try accounts.session(tokenHash: "forever") != nil)
+        withExtendedLifetime(api) {}
+    }
+}

@@ -2,23 +2,6 @@ import Foundation
 import LucidModel
 import Synchronization
 
-/// What only the writer touches: its connection, the order keys of loaded journals, and
-/// the group of writes waiting in the open transaction for their commit.
-struct Writer {
-    let connection: Connection
-    var keys: [UUID: OrderKeys] = [:]
-    /// Heads written in the open transaction: the base of further writes to the same
-    /// journal in this group, published to readers only once the group is committed.
-    var tentative: [UUID: JournalHead] = [:]
-    /// Whether a write transaction is open.
-    var open = false
-    /// The number of the group the open (or next) transaction commits; the groups below it
-    /// are finished (`JournalStore.finishedGroups`): committed, or failed as `failures` says.
-    var group = 0
-    /// Groups whose commit failed, kept for the writers still waiting on them.
-    var failures: [Int: SQLiteError] = [:]
-}
-
 extension JournalStore {
     /// The committed head of `user`'s journal: from memory, or loaded once.
     func committedHead(of user: UUID) throws(JournalError) -> JournalHead {
@@ -38,6 +21,7 @@ extension JournalStore {
         do throws(SQLiteError) {
             (head, keys) = try Self.load(user, from: JournalTables(connection: writer.connection))
         } catch {
+            writer.recover(after: error)
             throw .storage(error)
         }
         writer.keys[user] = keys
@@ -47,79 +31,50 @@ extension JournalStore {
 
     /// Runs `body` on the journal's head and order keys inside the open write transaction,
     /// in a savepoint so that a failed write leaves no trace, then waits until the group
-    /// that holds the write is committed. The result is returned only once it is on disk.
+    /// that holds the write has ended: the result is returned only once it is on disk, and
+    /// if the group failed, every writer in it is told so. `body` changes the keys only
+    /// after its last statement, so a write that throws leaves them as they were.
     func write<T: Sendable>(
         _ user: UUID, _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> T
     ) throws(JournalError) -> T {
-        let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, Int?) in
+        let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, CommitGroup?) in
+            let group: CommitGroup
+            do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
             do throws(JournalError) {
                 var head = try loaded(user, into: &writer)
-                let tables = JournalTables(connection: writer.connection)
+                let value = try body(&head, &writer.keys[user]!, JournalTables(connection: writer.connection))
                 do throws(SQLiteError) {
-                    if !writer.open {
-                        try writer.connection.execute("BEGIN IMMEDIATE")
-                        writer.open = true
-                    }
-                    try writer.connection.execute("SAVEPOINT write")
+                    try writer.keepWrite()
                 } catch {
-                    return (.failure(.storage(error)), writer.open ? writer.group : nil)
+                    // The group failed; the keys already say what the rows do not.
+                    writer.keys[user] = nil
+                    throw .storage(error)
                 }
-                do throws(JournalError) {
-                    let value = try body(&head, &writer.keys[user]!, tables)
-                    do throws(SQLiteError) { try writer.connection.execute("RELEASE write") } catch {
-                        // The keys may already say what the rows do not: reload them next time.
-                        writer.keys[user] = nil
-                        writer.tentative[user] = nil
-                        throw .storage(error)
-                    }
-                    writer.tentative[user] = head
-                    return (.success(value), writer.group)
-                } catch {
-                    _ = try? writer.connection.execute("ROLLBACK TO write; RELEASE write")
-                    return (.failure(error), writer.group)
-                }
+                writer.tentative[user] = head
+                return (.success(value), group)
             } catch {
-                return (.failure(error), nil)
+                writer.undoWrite(after: error)
+                return (.failure(error), group)
             }
         }
-        if let group { try commit(group) }
+        if let group { try wait(for: group) }
         return try outcome.get()
     }
 
-    /// Makes sure group `group` is committed: by this thread if nobody has yet. While one
-    /// thread syncs, the writes that queue up behind the lock form the next group.
-    func commit(_ group: Int) throws(JournalError) {
-        if group < finishedGroups.load(ordering: .acquiring), lastFailedGroup.load(ordering: .acquiring) < group {
-            return
-        }
+    /// Returns once `group` has committed, or throws its failure. The first of its writers
+    /// to get here commits it; while one thread syncs, the writes that queue up behind the
+    /// lock form the next group.
+    private func wait(for group: CommitGroup) throws(JournalError) {
+        if let outcome = group.outcome { return try outcome.get() }
         try writer.withLock { (writer) throws(JournalError) in
-            if group < writer.group {
-                if let failure = writer.failures[group] { throw .storage(failure) }
-                return
+            // A group without an outcome is the open one: groups end only under this lock.
+            if group.outcome == nil, writer.group === group {
+                writer.commit { published in
+                    heads.withLock { heads in heads.merge(published) { _, new in new } }
+                }
             }
-            do throws(SQLiteError) {
-                try writer.connection.execute("COMMIT")
-            } catch {
-                if writer.connection.isInTransaction { _ = try? writer.connection.execute("ROLLBACK") }
-                // Nothing of the group reached the disk: forget its heads and reload its keys.
-                for user in writer.tentative.keys { writer.keys[user] = nil }
-                lastFailedGroup.store(writer.group, ordering: .releasing)
-                finish(&writer, failure: error)
-                throw .storage(error)
-            }
-            let published = writer.tentative
-            heads.withLock { heads in heads.merge(published) { _, new in new } }
-            finish(&writer, failure: nil)
+            try (group.outcome ?? .failed(.rolledBack)).get()
         }
-    }
-
-    private func finish(_ writer: inout Writer, failure: SQLiteError?) {
-        if let failure { writer.failures[writer.group] = failure }
-        writer.failures = writer.failures.filter { $0.key > writer.group - 64 }
-        writer.tentative = [:]
-        writer.open = false
-        writer.group += 1
-        finishedGroups.store(writer.group, ordering: .releasing)
     }
 
     /// Writes one version's rows; the caller's savepoint makes it all or nothing.

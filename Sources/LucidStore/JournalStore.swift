@@ -15,11 +15,6 @@ public final class JournalStore: Sendable {
     private let reader: Mutex<Connection>
     /// The committed head of every loaded journal: what readers see.
     let heads = Mutex<[UUID: JournalHead]>([:])
-    /// Groups below this number are finished; read without the writer lock, so a writer
-    /// whose group another thread already committed does not queue for the lock again.
-    let finishedGroups = Atomic<Int>(0)
-    /// The newest group whose commit failed (-1: none): past it, the fast path is not taken.
-    let lastFailedGroup = Atomic<Int>(-1)
 
     /// Opens the database at `path` (creating it and its folder if needed) and applies
     /// any migrations it lacks.

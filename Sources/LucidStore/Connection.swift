@@ -6,6 +6,9 @@ final class Connection {
     /// The sqlite3 handle; owned, closed in `deinit`.
     private let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    /// This process's claim on the database, for a connection that owns it; released
+    /// (with the last such connection) when the connection closes.
+    var claim: DatabaseLock?
 
     /// Opens (creating if needed) the database at `path` in WAL mode with full syncs,
     /// so a committed transaction is on disk before `commit` returns.

@@ -12,7 +12,7 @@ enum Service {
     static func run(_ configuration: Configuration) -> Int32 {
         let log = Log()
         let server: Server
-        do {
+        do throws(StoreOpeningError) {
             let journals = try JournalStore(path: configuration.database)
             let accounts = try AccountStore(path: configuration.database)
             let api = API(
@@ -23,7 +23,7 @@ enum Service {
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, threads: configuration.threads))
         } catch {
-            log.write("cannot open the database at \(configuration.database): \(error)")
+            log.write(explain(error, database: configuration.database))
             log.flush()
             return 1
         }
@@ -45,6 +45,22 @@ enum Service {
         log.write("stopped")
         log.flush()
         return 0
+    }
+
+    /// Why the database could not be opened, in words for whoever started the server.
+    static func explain(_ error: StoreOpeningError, database: String) -> String {
+        switch error {
+        case .folder(let folder, let reason):
+            "cannot create the folder \(folder) for the database \(database): \(reason)"
+        case .sqlite(let error):
+            "cannot open the database at \(database): \(error)"
+        case .newerSchema(let migration):
+            "cannot open the database at \(database): a newer lucid migrated it (it records \(migration))"
+        case .inUse(let path):
+            "cannot open the database at \(path): it is in use by another process (another lucid serve?)"
+        case .lockFile(let path, let reason):
+            "cannot lock the database at \(database) through \(path): \(reason)"
+        }
     }
 
     /// Blocks until SIGINT or SIGTERM arrives.

@@ -29,6 +29,28 @@ import Testing
         #expect(result.errors.hasPrefix("lucid: "))
     }
 
+    @Test func aSecondServerOnTheSameDatabaseRefusesToStartUntilTheFirstIsGone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("lucid.sqlite").path
+        let arguments = ["serve", "--port", "0", "--database", database]
+        let first = try ChildProcess(Self.binary, arguments, environment: ["LUCID_THREADS": "2"])
+        _ = try #require(first.waitForOutput(containing: "listening on", seconds: 20))
+
+        let second = try Self.run(arguments)
+        #expect(second.status == 1)
+        #expect(second.errors.contains("cannot open the database at \(database): it is in use by another process"))
+        #expect(!second.output.contains("listening on"))
+
+        // The kernel releases the claim however the first ends, even without a chance to clean up.
+        first.signal(SIGKILL)
+        #expect(first.waitForExit(seconds: 20) != nil)
+        let third = try ChildProcess(Self.binary, arguments, environment: ["LUCID_THREADS": "2"])
+        #expect(third.waitForOutput(containing: "listening on", seconds: 20) != nil)
+        third.signal(SIGTERM)
+        #expect(third.waitForExit(seconds: 20) == 0)
+    }
+
     @Test func servesOnAFreePortLogsRequestsAndStopsCleanlyOnSIGTERM() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,8 +1,12 @@
 import CSQLite
 
-/// One SQLite connection. Not thread-safe by itself: its owner serializes access
-/// (`JournalStore` keeps each connection behind a `Mutex`).
-final class Connection {
+/// One SQLite connection. Not thread-safe by itself: its owner serializes access.
+///
+/// `@unchecked Sendable` so that it can move between threads: the handle is opened with
+/// `SQLITE_OPEN_NOMUTEX`, which allows any thread to use it as long as only one does at a
+/// time, and every owner guarantees that (the writer behind its `Mutex`, `ReaderPool` by
+/// lending each connection to one thread until it is given back).
+final class Connection: @unchecked Sendable {
     /// The sqlite3 handle; owned, closed in `deinit`.
     private let handle: OpaquePointer
     private var statements: [String: Statement] = [:]

@@ -80,12 +80,12 @@ extension JournalStore {
     /// Writes one version's rows; the caller's savepoint makes it all or nothing.
     static func persist(
         _ row: VersionRow, ending ended: Set<UUID>, beginning records: [DreamRecord], of user: UUID,
-        in tables: JournalTables, encodedActions: String? = nil
+        in tables: JournalTables
     ) throws(JournalError) {
         do throws(SQLiteError) {
             for id in ended { try tables.end(id, of: user, at: row.version) }
             for record in records { try tables.begin(record, of: user, at: row.version) }
-            try tables.insert(row, of: user, encodedActions: encodedActions)
+            try tables.insert(row, of: user)
         } catch {
             throw .storage(error)
         }

@@ -9,10 +9,10 @@ import Synchronization
 /// is on disk. Writes that arrive while a commit is syncing share the next commit (group
 /// commit), so durable writes are not limited to one per disk sync. The heads of active
 /// journals stay in memory, so reading a current model touches no disk; history and old
-/// versions are read through a second connection.
+/// versions are read through a small pool of other connections.
 public final class JournalStore: Sendable {
     let writer: Mutex<Writer>
-    private let reader: Mutex<Connection>
+    let readers: ReaderPool
     /// The committed head of every loaded journal: what readers see.
     let heads = Mutex<[UUID: JournalHead]>([:])
 
@@ -24,11 +24,16 @@ public final class JournalStore: Sendable {
 
     init(path: String, migrations: [Migration]) throws(StoreOpeningError) {
         let writer = try Connection.openMigrated(path, migrations: migrations)
-        let reader: Connection
-        do throws(SQLiteError) { reader = try Connection(path: path) } catch { throw .sqlite(error) }
         self.writer = Mutex(Writer(connection: writer))
-        self.reader = Mutex(reader)
+        do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .sqlite(error) }
     }
+
+    /// How many reads of history and old versions run at once; more wait for a connection.
+    static let readerCount = 4
+
+    /// How many bytes of stored actions a page of history holds at most (always at least
+    /// one version): a change may carry up to a request body's worth of actions.
+    public static let historyPageBytes = 256 << 10
 
     // MARK: Reading
 
@@ -42,7 +47,7 @@ public final class JournalStore: Sendable {
         let head = try head(of: user)
         guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
         if version == head.version { return head }
-        return try read { (tables) throws(SQLiteError) in
+        return try read(user) { (tables) throws(SQLiteError) in
             try tables.reading { () throws(SQLiteError) in
                 let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
                 let dreams = DreamList(try tables.dreams(of: user, at: version).map(\.dream))
@@ -51,16 +56,23 @@ public final class JournalStore: Sendable {
         }
     }
 
-    /// Up to `limit` versions older than `before` (all versions when `nil`), newest first.
-    public func history(of user: UUID, before: Int? = nil, limit: Int = 50) throws(JournalError) -> HistoryPage {
+    /// Versions older than `before` (all versions when `nil`), newest first: up to `limit`
+    /// of them, and only as many as fit in `maxActionBytes` of stored actions (at least one).
+    public func history(
+        of user: UUID, before: Int? = nil, limit: Int = 50, maxActionBytes: Int = historyPageBytes
+    ) throws(JournalError) -> HistoryPage {
         let head = try committedHead(of: user)
-        let rows = try read { (tables) throws(SQLiteError) in
-            try tables.versions(of: user, before: before ?? head.version + 1, limit: limit + 1)
+        let rows = try read(user) { (tables) throws(SQLiteError) in
+            try tables.versions(of: user, before: before ?? head.version + 1, limit: limit, budget: maxActionBytes)
         }
-        let items = rows.prefix(limit).map { HistoryEntry(version: $0.version, kind: $0.kind, at: $0.at) }
+        // Decoded after the connection went back to the pool.
+        let items: [HistoryEntry]
+        do throws(SQLiteError) { items = try rows.map(JournalTables.entry) } catch { throw .storage(error) }
+        // Versions run from 1 without gaps, so there are older ones exactly when the last is above 1.
+        let last = items.last?.version ?? 1
         return HistoryPage(
-            canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: Array(items),
-            nextBefore: rows.count > limit ? items.last?.version : nil)
+            canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: items,
+            nextBefore: last > 1 ? last : nil)
     }
 
     // MARK: Writing
@@ -71,7 +83,7 @@ public final class JournalStore: Sendable {
     public func apply(
         _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil
     ) throws(JournalError) -> Commit {
-        let encodedActions = JournalTables.encode(actions)
+        let json = JournalTables.encode(actions)
         return try write(user) { (head, keys, tables) throws(JournalError) in
             try Self.check(expecting, against: head)
             let model: Model
@@ -84,9 +96,9 @@ public final class JournalStore: Sendable {
             let records = keys.records(for: model, diff: diff)
             let ended = OrderKeys.ended(by: diff)
             let row = VersionRow(
-                version: version, kind: .change(actions), at: time, favorite: model.favoriteCreature,
+                version: version, kind: .change(json: json), at: time, favorite: model.favoriteCreature,
                 entryBelow: head.undoTop, undoTop: version, redoTop: nil)
-            try Self.persist(row, ending: ended, beginning: records, of: user, in: tables, encodedActions: encodedActions)
+            try Self.persist(row, ending: ended, beginning: records, of: user, in: tables)
             keys.update(ending: ended, beginning: records)
             head = JournalHead(version: version, model: model, undoTop: version, redoTop: nil)
             return Commit(version: version, model: model, diff: diff, created: true)
@@ -162,9 +174,11 @@ public final class JournalStore: Sendable {
         }
     }
 
-    private func read<T: Sendable>(_ body: (JournalTables) throws(SQLiteError) -> T) throws(JournalError) -> T {
+    private func read<T: Sendable>(
+        _ user: UUID, _ body: (JournalTables) throws(SQLiteError) -> T
+    ) throws(JournalError) -> T {
         do {
-            return try reader.withLock { (connection) throws(SQLiteError) -> T in
+            return try readers.withConnection(for: user) { (connection) throws(SQLiteError) -> T in
                 try body(JournalTables(connection: connection))
             }
         } catch {

@@ -2,10 +2,18 @@ import Foundation
 import LucidModel
 import CSQLite
 
+/// What made a version, as `versions` holds it. A change's actions stay JSON until they
+/// are asked for, so reading rows never decodes while it holds a connection.
+enum StoredKind: Sendable {
+    case change(json: String)
+    case undo(reverts: Int)
+    case redo(reapplies: Int)
+}
+
 /// A row of `versions`.
 struct VersionRow: Sendable {
     var version: Int
-    var kind: HistoryEntry.Kind
+    var kind: StoredKind
     var at: Timestamp
     var favorite: Creature
     var entryBelow: Int?
@@ -64,35 +72,62 @@ struct JournalTables {
         SQLiteError(code: SQLITE_CORRUPT, message: "version \(version) is referred to but missing")
     }
 
-    /// Up to `limit` versions below `before`, newest first.
-    func versions(of user: UUID, before: Int, limit: Int) throws(SQLiteError) -> [VersionRow] {
-        try versions(
-            "WHERE user_id = ? AND version < ? ORDER BY version DESC LIMIT ?",
-            [.text(user.uuidString), .integer(before), .integer(limit)])
-    }
-
-    private func versions(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [VersionRow] {
-        let rows = try connection.statement("""
-            SELECT version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top
-            FROM versions \(clause)
-            """).query(values) { row -> VersionRow? in
-                guard let favorite = Creature(storageName: row.text(5)), let kind = Self.kind(of: row) else { return nil }
-                return VersionRow(
-                    version: row.int(0), kind: kind, at: Timestamp(millisecondsSince1970: row.integer(2)),
-                    favorite: favorite, entryBelow: row.optionalInt(6), undoTop: row.optionalInt(7),
-                    redoTop: row.optionalInt(8))
+    /// Versions below `before`, newest first: up to `limit` of them, and no more than fit
+    /// in `budget` bytes of stored actions, except that the first is always included. A
+    /// row that does not fit is not copied out of SQLite.
+    func versions(of user: UUID, before: Int, limit: Int, budget: Int) throws(SQLiteError) -> [VersionRow] {
+        var rows: [VersionRow?] = [], bytes = 0
+        try connection.statement("\(Self.versionColumns) WHERE user_id = ? AND version < ? ORDER BY version DESC LIMIT ?")
+            .scan([.text(user.uuidString), .integer(before), .integer(limit)]) { row in
+                let size = row.byteCount(3)
+                if !rows.isEmpty, bytes + size > budget { return false }
+                bytes += size
+                rows.append(Self.versionRow(row))
+                return true
             }
         return try Self.all(rows, from: "versions")
     }
 
-    private static func kind(of row: Row) -> HistoryEntry.Kind? {
-        switch (row.text(1), row.optionalText(3), row.optionalInt(4)) {
-        case ("change", let json?, nil):
-            (try? JSONDecoder().decode([Action].self, from: Data(json.utf8))).map { .change($0) }
-        case ("undo", nil, let target?): .undo(reverts: target)
-        case ("redo", nil, let target?): .redo(reapplies: target)
+    private func versions(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [VersionRow] {
+        let rows = try connection.statement("\(Self.versionColumns) \(clause)").query(values) { Self.versionRow($0) }
+        return try Self.all(rows, from: "versions")
+    }
+
+    private static let versionColumns = """
+        SELECT version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top FROM versions
+        """
+
+    private static func versionRow(_ row: Row) -> VersionRow? {
+        guard let favorite = Creature(storageName: row.text(5)), let kind = Self.kind(of: row) else { return nil }
+        return VersionRow(
+            version: row.int(0), kind: kind, at: Timestamp(millisecondsSince1970: row.integer(2)),
+            favorite: favorite, entryBelow: row.optionalInt(6), undoTop: row.optionalInt(7),
+            redoTop: row.optionalInt(8))
+    }
+
+    private static func kind(of row: Row) -> StoredKind? {
+        switch (row.text(1), row.optionalInt(4)) {
+        case ("change", nil): row.optionalText(3).map { .change(json: $0) }
+        case ("undo", let target?): .undo(reverts: target)
+        case ("redo", let target?): .redo(reapplies: target)
         default: nil
         }
+    }
+
+    /// The history entry of `row`, decoding a change's actions: done after the connection
+    /// that read the row has been given back.
+    static func entry(_ row: VersionRow) throws(SQLiteError) -> HistoryEntry {
+        let kind: HistoryEntry.Kind
+        switch row.kind {
+        case .change(let json):
+            guard let actions = try? JSONDecoder().decode([Action].self, from: Data(json.utf8)) else {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "version \(row.version) holds actions Lucid never writes")
+            }
+            kind = .change(actions)
+        case .undo(let reverted): kind = .undo(reverts: reverted)
+        case .redo(let reapplied): kind = .redo(reapplies: reapplied)
+        }
+        return HistoryEntry(version: row.version, kind: kind, at: row.at)
     }
 
     /// The JSON a change's actions are stored as. Made before the write lock is taken, so
@@ -101,12 +136,11 @@ struct JournalTables {
         (try? JSONEncoder().encode(actions)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
-    /// Adds `row`; a change's actions come as `encodedActions`, made by `encode(_:)`.
-    func insert(_ row: VersionRow, of user: UUID, encodedActions: String? = nil) throws(SQLiteError) {
+    /// Adds `row`.
+    func insert(_ row: VersionRow, of user: UUID) throws(SQLiteError) {
         let (kind, actions, target): (String, SQLValue, SQLValue)
         switch row.kind {
-        case .change(let list):
-            (kind, actions, target) = ("change", .text(encodedActions ?? Self.encode(list)), .null)
+        case .change(let json): (kind, actions, target) = ("change", .text(json), .null)
         case .undo(let reverted): (kind, actions, target) = ("undo", .null, .integer(reverted))
         case .redo(let reapplied): (kind, actions, target) = ("redo", .null, .integer(reapplied))
         }

@@ -148,6 +148,34 @@ import Testing
         #expect(last.items.map(\.version) == [1] && last.nextBefore == nil)
     }
 
+    @Test mutating func historyPagesByStoredBytesAsWellAsByCount() throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        // Versions whose stored actions are about 1, 2, 2, 5, 1 and 2 KB, oldest first.
+        var sizes: [Int: Int] = [:]
+        for (index, kilobytes) in [1, 2, 2, 5, 1, 2].enumerated() {
+            let actions: [Action] = [.addDream(dream(String(repeating: "~", count: kilobytes * 1000)))]
+            let commit = try store.apply(actions, to: user, at: clock.now())
+            #expect(commit.version == index + 1)
+            sizes[commit.version] = JournalTables.encode(actions).utf8.count
+        }
+        var pages: [[Int]] = []
+        var before: Int?
+        repeat {
+            let page = try store.history(of: user, before: before, limit: 3, maxActionBytes: 4_000)
+            let versions = page.items.map(\.version)
+            pages.append(versions)
+            // Never more than the budget, unless one version alone is more.
+            #expect(versions.count == 1 || versions.reduce(0) { $0 + sizes[$1]! } <= 4_000)
+            #expect(page.nextBefore == (versions.last! > 1 ? versions.last : nil))
+            before = page.nextBefore
+        } while before != nil && pages.count < 10
+        // 6 (2 KB) and 5 (1 KB) fit, 4 would not; 4 (5 KB) alone; 3 and 2 do not fit together; 2 and 1 do.
+        #expect(pages == [[6, 5], [4], [3], [2, 1]])
+        // The count still bounds a page of small versions.
+        #expect(try store.history(of: user, limit: 3).items.count == 3)
+    }
+
     @Test mutating func aVersionAfterTheHeadIsNotFound() throws {
         let database = try TemporaryDatabase()
         let store = try database.open()

@@ -7,13 +7,17 @@ enum Threads {
     /// Runs `body(0..<count)` on `count` threads at once and returns when all have finished.
     static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         let done = DispatchSemaphore(value: 0)
-        for index in 0..<count {
-            let thread = Thread {
-                body(index)
-                done.signal()
-            }
-            thread.start()
+        start(count) { index in
+            body(index)
+            done.signal()
         }
         for _ in 0..<count { done.wait() }
+    }
+
+    /// Starts `body(0..<count)` on `count` threads and returns at once.
+    static func start(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        for index in 0..<count {
+            Thread { body(index) }.start()
+        }
     }
 }

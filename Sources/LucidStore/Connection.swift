@@ -59,6 +59,12 @@ final class Connection: @unchecked Sendable {
         return statement
     }
 
+    /// How many virtual-machine steps the statements of this connection have run since the
+    /// last call, for tests that compare the cost of queries without timing them.
+    func takeSteps() -> Int {
+        statements.values.reduce(0) { $0 + $1.takeSteps() }
+    }
+
     /// Runs `body` in an immediate transaction: committed if it returns, rolled back if it
     /// throws or if the commit fails, so a failure leaves the database as it was.
     func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {

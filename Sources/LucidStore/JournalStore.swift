@@ -56,6 +56,19 @@ public final class JournalStore: Sendable {
         }
     }
 
+    /// The model at `version` read the way it was before revision spans were indexed, for
+    /// the benchmark to compare against `model(of:at:)`; not for serving.
+    @_spi(Benchmark)
+    public func scannedModel(of user: UUID, at version: Int) throws(JournalError) -> Snapshot {
+        try read(user) { (tables) throws(SQLiteError) in
+            try tables.reading { () throws(SQLiteError) in
+                let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
+                let dreams = DreamList(try tables.scannedDreams(of: user, at: version).map(\.dream))
+                return Snapshot(version: version, model: Model(favoriteCreature: favorite, dreams: dreams))
+            }
+        }
+    }
+
     /// Versions older than `before` (all versions when `nil`), newest first: up to `limit`
     /// of them, and only as many as fit in `maxActionBytes` of stored actions (at least one).
     public func history(
@@ -192,7 +205,7 @@ public final class JournalStore: Sendable {
         try tables.reading { () throws(SQLiteError) in
             let version = try tables.headVersion(of: user)
             guard version > 0, let row = try tables.version(version, of: user) else { return (.empty, OrderKeys([])) }
-            let records = try tables.dreams(of: user, at: version)
+            let records = try tables.liveDreams(of: user)
             let model = Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))
             return (JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop),
                     OrderKeys(records))

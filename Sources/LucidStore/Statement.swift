@@ -66,6 +66,12 @@ final class Statement {
         }
     }
 
+    /// How many virtual-machine steps the statement has run since the last call: a
+    /// measure of the work SQLite did that does not depend on the machine's speed.
+    func takeSteps() -> Int {
+        Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1))
+    }
+
     private func bind(_ values: [SQLValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)

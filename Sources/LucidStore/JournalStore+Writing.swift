@@ -3,20 +3,27 @@ import LucidModel
 import Synchronization
 
 extension JournalStore {
-    /// The committed head of `user`'s journal: from memory, or loaded once.
+    /// The committed head of `user`'s journal: from memory, or loaded.
     func committedHead(of user: UUID) throws(JournalError) -> JournalHead {
-        if let head = heads.withLock({ $0[user] }) { return head }
+        if let head = heads.withLock({ $0.head(of: user) }) { return head }
         return try writer.withLock { (writer) throws(JournalError) -> JournalHead in
-            try loaded(user, into: &writer)
+            if let head = heads.withLock({ $0.head(of: user) }) { return head }
+            // Not cached, so not written in the open group (its journals stay cached).
+            return try load(user, into: &writer)
         }
     }
 
     /// The head a write must start from: its own group's uncommitted one if there is one.
     private func loaded(_ user: UUID, into writer: inout Writer) throws(JournalError) -> JournalHead {
         if let head = writer.tentative[user] { return head }
-        if let head = heads.withLock({ $0[user] }), writer.keys[user] != nil { return head }
-        // Rows of a journal with no tentative head are not touched by the open transaction,
-        // so reading them through the writer's connection sees what is committed.
+        if writer.keys[user] != nil, let head = heads.withLock({ $0.head(of: user) }) { return head }
+        return try load(user, into: &writer)
+    }
+
+    /// Reads the journal's head and keys from disk and caches them. Rows of a journal with
+    /// no tentative head are not touched by the open transaction, so reading them through
+    /// the writer's connection sees what is committed.
+    private func load(_ user: UUID, into writer: inout Writer) throws(JournalError) -> JournalHead {
         let (head, keys): (JournalHead, OrderKeys)
         do throws(SQLiteError) {
             (head, keys) = try Self.load(user, from: JournalTables(connection: writer.connection))
@@ -25,7 +32,13 @@ extension JournalStore {
             throw .storage(error)
         }
         writer.keys[user] = keys
-        heads.withLock { $0[user] = head }
+        // The journals the open group writes keep their heads and keys until it ends.
+        let written = writer.tentative
+        let evicted = heads.withLock { cache in
+            cache.insert(head, of: user)
+            return cache.evict { written[$0] != nil }
+        }
+        for journal in evicted { writer.keys[journal] = nil }
         return head
     }
 
@@ -70,7 +83,10 @@ extension JournalStore {
             // A group without an outcome is the open one: groups end only under this lock.
             if group.outcome == nil, writer.group === group {
                 writer.commit { published in
-                    heads.withLock { heads in heads.merge(published) { _, new in new } }
+                    heads.withLock { cache in
+                        for (user, head) in published { cache.insert(head, of: user) }
+                        return cache.evict { _ in false }
+                    }
                 }
             }
             try (group.outcome ?? .failed(.rolledBack)).get()

@@ -13,17 +13,22 @@ import Synchronization
 public final class JournalStore: Sendable {
     let writer: Mutex<Writer>
     let readers: ReaderPool
-    /// The committed head of every loaded journal: what readers see.
-    let heads = Mutex<[UUID: JournalHead]>([:])
+    /// The committed heads of recently used journals: what readers see.
+    let heads: Mutex<HeadCache>
+
+    /// How much memory the cached heads may take by default: 256 MiB.
+    public static let defaultHeadCacheBytes = 256 << 20
 
     /// Opens the database at `path` (creating it and its folder if needed) and applies
-    /// any migrations it lacks.
-    public convenience init(path: String) throws(StoreOpeningError) {
-        try self.init(path: path, migrations: Migration.embedded)
+    /// any migrations it lacks. The heads of recently used journals stay in memory up to
+    /// about `headCacheBytes`, estimated from their dreams; the least recently used go first.
+    public convenience init(path: String, headCacheBytes: Int = defaultHeadCacheBytes) throws(StoreOpeningError) {
+        try self.init(path: path, migrations: Migration.embedded, headCacheBytes: headCacheBytes)
     }
 
-    init(path: String, migrations: [Migration]) throws(StoreOpeningError) {
+    init(path: String, migrations: [Migration], headCacheBytes: Int = defaultHeadCacheBytes) throws(StoreOpeningError) {
         let writer = try Connection.openMigrated(path, migrations: migrations)
+        heads = Mutex(HeadCache(limit: headCacheBytes))
         self.writer = Mutex(Writer(connection: writer))
         do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .sqlite(error) }
     }
@@ -113,7 +118,9 @@ public final class JournalStore: Sendable {
                 entryBelow: head.undoTop, undoTop: version, redoTop: nil)
             try Self.persist(row, ending: ended, beginning: records, of: user, in: tables)
             keys.update(ending: ended, beginning: records)
-            head = JournalHead(version: version, model: model, undoTop: version, redoTop: nil)
+            head = JournalHead(
+                version: version, model: model, undoTop: version, redoTop: nil,
+                bytes: head.bytes + JournalHead.bytes(changedBy: diff, in: head.model))
             return Commit(version: version, model: model, diff: diff, created: true)
         }
     }
@@ -177,7 +184,9 @@ public final class JournalStore: Sendable {
         let diff = ModelDiff(from: head.model, to: model)
         try persist(row, ending: ended, beginning: records, of: user, in: tables)
         keys.update(ending: ended, beginning: records)
-        head = JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop)
+        head = JournalHead(
+            version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop,
+            bytes: head.bytes + JournalHead.bytes(changedBy: diff, in: head.model))
         return Commit(version: version, model: model, diff: diff, created: true)
     }
 
@@ -207,7 +216,8 @@ public final class JournalStore: Sendable {
             guard version > 0, let row = try tables.version(version, of: user) else { return (.empty, OrderKeys([])) }
             let records = try tables.liveDreams(of: user)
             let model = Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))
-            return (JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop),
+            let bytes = JournalHead.bytes(of: model)
+            return (JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop, bytes: bytes),
                     OrderKeys(records))
         }
     }

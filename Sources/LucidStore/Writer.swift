@@ -13,11 +13,13 @@ import Foundation
 /// transaction is still open, and if not fails the whole group at once.
 struct Writer {
     let connection: Connection
-    /// The order keys of each journal the writer has loaded, as the open transaction has them.
+    /// The order keys of each journal whose head is cached, as the open transaction has
+    /// them; they leave with the head.
     var keys: [UUID: OrderKeys] = [:]
     /// Heads written in the open transaction: the base of further writes to the same
     /// journal in this group, published to readers only once the group is committed.
-    /// A journal with a tentative head always has its keys.
+    /// A journal with a tentative head always has its keys and its cached head: the cache
+    /// never lets a head go while its journal is written in the open group.
     var tentative: [UUID: JournalHead] = [:]
     /// The group whose transaction is open; `nil` when none is.
     var group: CommitGroup?
@@ -86,8 +88,9 @@ struct Writer {
     }
 
     /// Commits the open group. On success `publish` gets the group's heads before any of
-    /// its writers can learn the outcome, so a writer told "committed" reads its own write.
-    mutating func commit(publish: ([UUID: JournalHead]) -> Void) {
+    /// its writers can learn the outcome, so a writer told "committed" reads its own write;
+    /// it returns the journals whose heads it let go, whose keys go with them.
+    mutating func commit(publish: ([UUID: JournalHead]) -> [UUID]) {
         guard let group else { return }
         guard connection.isInTransaction else { return fail(.rolledBack) }
         do throws(SQLiteError) {
@@ -95,7 +98,7 @@ struct Writer {
         } catch {
             return fail(error)
         }
-        publish(tentative)
+        for user in publish(tentative) { keys[user] = nil }
         tentative = [:]
         self.group = nil
         group.finish(.committed)

@@ -1,5 +1,6 @@
 import LucidAPI
 import LucidHTTP
+import LucidStore
 
 /// The settings of `lucid serve`, from flags, then `LUCID_*` environment variables, then defaults.
 struct Configuration: Equatable {
@@ -12,6 +13,8 @@ struct Configuration: Equatable {
     var threads = 4 * ServerConfiguration.activeProcessorCount
     var maxBodyBytes = 1 << 20
     var registration = APIConfiguration.Registration.open
+    /// How much memory the heads of recently used journals may take, estimated from their dreams.
+    var headCacheBytes = JournalStore.defaultHeadCacheBytes
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -31,6 +34,9 @@ struct Configuration: Equatable {
         }),
         ("--registration", "LUCID_REGISTRATION", { config, text in
             APIConfiguration.Registration(rawValue: text).map { config.registration = $0 } != nil
+        }),
+        ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", { config, text in
+            Int(text).flatMap { ((1 << 20)...(1 << 44)).contains($0) ? $0 : nil }.map { config.headCacheBytes = $0 } != nil
         }),
     ]
 
@@ -67,6 +73,8 @@ struct Configuration: Equatable {
           --threads N             request threads (LUCID_THREADS; default: 4 per core)
           --max-body-bytes N      largest request body (LUCID_MAX_BODY_BYTES; default 1048576)
           --registration MODE     open or closed (LUCID_REGISTRATION; default open)
+          --head-cache-bytes N    memory for the journals kept in memory, least recently used
+                                  evicted first (LUCID_HEAD_CACHE_BYTES; default 268435456)
         """
 }
 

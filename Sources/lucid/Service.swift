@@ -13,7 +13,7 @@ enum Service {
         let log = Log()
         let server: Server
         do throws(StoreOpeningError) {
-            let journals = try JournalStore(path: configuration.database)
+            let journals = try JournalStore(path: configuration.database, headCacheBytes: configuration.headCacheBytes)
             let accounts = try AccountStore(path: configuration.database)
             let api = API(
                 journals: journals, accounts: accounts,

@@ -18,11 +18,15 @@ import Testing
     @Test func helpAndVersionWork() throws {
         let help = try Self.run(["--help"])
         #expect(help.status == 0 && help.output.contains("lucid serve [options]") && help.output.contains("--max-body-bytes"))
+        #expect(help.output.contains("--head-cache-bytes N") && help.output.contains("LUCID_HEAD_CACHE_BYTES"))
         let version = try Self.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("lucid 1."))
     }
 
-    @Test(arguments: [["serve", "--port", "http"], ["serve", "--registration", "maybe"], ["serve", "--nope"], ["fly"]])
+    @Test(arguments: [
+        ["serve", "--port", "http"], ["serve", "--registration", "maybe"], ["serve", "--nope"], ["fly"],
+        ["serve", "--head-cache-bytes", "4096"], ["serve", "--head-cache-bytes=lots"],
+    ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
         let result = try Self.run(arguments)
         #expect(result.status == 64)
@@ -33,7 +37,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("lucid.sqlite").path
-        let arguments = ["serve", "--port", "0", "--database", database]
+        let arguments = ["serve", "--port", "0", "--database", database, "--head-cache-bytes", "1048576"]
         let first = try ChildProcess(Self.binary, arguments, environment: ["LUCID_THREADS": "2"])
         _ = try #require(first.waitForOutput(containing: "listening on", seconds: 20))
 

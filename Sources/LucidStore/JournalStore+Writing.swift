@@ -3,33 +3,55 @@ import LucidModel
 import Synchronization
 
 extension JournalStore {
+    /// A journal's head and keys read through a reader connection, without the writer lock,
+    /// and the commit count of its bucket just before the read began.
+    struct Preload {
+        var head: JournalHead
+        var keys: OrderKeys
+        var commits: UInt32
+    }
+
     /// The committed head of `user`'s journal: from memory, or loaded.
     func committedHead(of user: UUID) throws(JournalError) -> JournalHead {
         if let head = heads.withLock({ $0.head(of: user) }) { return head }
+        let preload = preload(user)
         return try writer.withLock { (writer) throws(JournalError) -> JournalHead in
             if let head = heads.withLock({ $0.head(of: user) }) { return head }
             // Not cached, so not written in the open group (its journals stay cached).
-            return try load(user, into: &writer)
+            return try load(user, into: &writer, preload)
         }
     }
 
-    /// The head a write must start from: its own group's uncommitted one if there is one.
-    private func loaded(_ user: UUID, into writer: inout Writer) throws(JournalError) -> JournalHead {
-        if let head = writer.tentative[user] { return head }
-        if writer.keys[user] != nil, let head = heads.withLock({ $0.head(of: user) }) { return head }
-        return try load(user, into: &writer)
+    /// Reads `user`'s head through a reader connection, so that loading a big journal does
+    /// not hold up every writer; `nil` if that failed (the writer then reads it itself).
+    func preload(_ user: UUID) -> Preload? {
+        let commits = commitCounts.count(of: user)
+        let loaded = try? read(user) { (tables) throws(SQLiteError) in try Self.load(user, from: tables) }
+        return loaded.map { Preload(head: $0.0, keys: $0.1, commits: commits) }
     }
 
-    /// Reads the journal's head and keys from disk and caches them. Rows of a journal with
-    /// no tentative head are not touched by the open transaction, so reading them through
-    /// the writer's connection sees what is committed.
-    private func load(_ user: UUID, into writer: inout Writer) throws(JournalError) -> JournalHead {
+    /// The head a write must start from: its own group's uncommitted one if there is one.
+    private func loaded(_ user: UUID, into writer: inout Writer, _ preload: Preload?) throws(JournalError) -> JournalHead {
+        if let head = writer.tentative[user] { return head }
+        if writer.keys[user] != nil, let head = heads.withLock({ $0.head(of: user) }) { return head }
+        return try load(user, into: &writer, preload)
+    }
+
+    /// Caches the journal's head and keys: `preload` if no commit touched the journal since
+    /// its read began, or else read from disk now. Rows of a journal with no tentative head
+    /// are not touched by the open transaction, so reading them through the writer's
+    /// connection sees what is committed.
+    private func load(_ user: UUID, into writer: inout Writer, _ preload: Preload?) throws(JournalError) -> JournalHead {
         let (head, keys): (JournalHead, OrderKeys)
-        do throws(SQLiteError) {
-            (head, keys) = try Self.load(user, from: JournalTables(connection: writer.connection))
-        } catch {
-            writer.recover(after: error)
-            throw .storage(error)
+        if let preload, commitCounts.count(of: user) == preload.commits {
+            (head, keys) = (preload.head, preload.keys)
+        } else {
+            do throws(SQLiteError) {
+                (head, keys) = try Self.load(user, from: JournalTables(connection: writer.connection))
+            } catch {
+                writer.recover(after: error)
+                throw .storage(error)
+            }
         }
         writer.keys[user] = keys
         // The journals the open group writes keep their heads and keys until it ends.
@@ -50,11 +72,13 @@ extension JournalStore {
     func write<T: Sendable>(
         _ user: UUID, _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> T
     ) throws(JournalError) -> T {
+        // A journal not in memory is read before the writer lock is taken.
+        let preload = heads.withLock { $0.head(of: user) } == nil ? preload(user) : nil
         let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, CommitGroup?) in
             let group: CommitGroup
             do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
             do throws(JournalError) {
-                var head = try loaded(user, into: &writer)
+                var head = try loaded(user, into: &writer, preload)
                 let value = try body(&head, &writer.keys[user]!, JournalTables(connection: writer.connection))
                 do throws(SQLiteError) {
                     try writer.keepWrite()
@@ -83,7 +107,8 @@ extension JournalStore {
             // A group without an outcome is the open one: groups end only under this lock.
             if group.outcome == nil, writer.group === group {
                 writer.commit { published in
-                    heads.withLock { cache in
+                    commitCounts.record(published.keys)
+                    return heads.withLock { cache in
                         for (user, head) in published { cache.insert(head, of: user) }
                         return cache.evict { _ in false }
                     }

@@ -7,14 +7,17 @@ import Synchronization
 /// Writes go through one connection behind a lock (SQLite allows one writer at a time
 /// anyway): read the head, reduce, write the version, then publish the new head once it
 /// is on disk. Writes that arrive while a commit is syncing share the next commit (group
-/// commit), so durable writes are not limited to one per disk sync. The heads of active
-/// journals stay in memory, so reading a current model touches no disk; history and old
-/// versions are read through a small pool of other connections.
+/// commit), so durable writes are not limited to one per disk sync. The heads of recently
+/// used journals stay in memory (within a budget), so reading a current model touches no
+/// disk; history, old versions and heads not in memory are read through a small pool of
+/// other connections.
 public final class JournalStore: Sendable {
     let writer: Mutex<Writer>
     let readers: ReaderPool
     /// The committed heads of recently used journals: what readers see.
     let heads: Mutex<HeadCache>
+    /// Counts of commits by bucket of journals, to check heads read without the writer lock.
+    let commitCounts = CommitCounts()
 
     /// How much memory the cached heads may take by default: 256 MiB.
     public static let defaultHeadCacheBytes = 256 << 20
@@ -196,7 +199,7 @@ public final class JournalStore: Sendable {
         }
     }
 
-    private func read<T: Sendable>(
+    func read<T: Sendable>(
         _ user: UUID, _ body: (JournalTables) throws(SQLiteError) -> T
     ) throws(JournalError) -> T {
         do {

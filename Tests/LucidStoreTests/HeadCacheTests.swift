@@ -132,6 +132,41 @@ import Testing
         #expect(cached.bytes == JournalHead.bytes(of: cached.model))
     }
 
+    /// Heads evicted and loaded again all the time, through reader connections and outside
+    /// the writer lock, while other threads write the same journals: a head cached from a
+    /// read that a commit overtook would send the next write back to a used version.
+    @Test func headsLoadedBesideWritersAreNeverStale() throws {
+        let database = try TemporaryDatabase()
+        let store = try JournalStore(path: database.path, headCacheBytes: 0)
+        let users = (0..<3).map { _ in UUID() }
+        let failures = Atomic(0), stale = Atomic(0)
+        Threads.run(9) { thread in
+            for step in 0..<40 {
+                let user = users[(thread + step) % users.count]
+                let at = Timestamp(millisecondsSince1970: 1_790_000_000_000 + Int64(step))
+                if thread % 3 == 2 {
+                    // A reader of one journal evicts the others' heads.
+                    if (try? store.head(of: user)) == nil { failures.add(1, ordering: .relaxed) }
+                    continue
+                }
+                let dream = Dream(id: UUID(), description: "t\(thread) s\(step)", creature: .crusty, createdAt: at)
+                guard let commit = try? store.apply([.addDream(dream, index: 0)], to: user, at: at) else {
+                    failures.add(1, ordering: .relaxed)
+                    continue
+                }
+                // A writer reads its own write, however the head came back into memory.
+                if ((try? store.head(of: user).version) ?? 0) < commit.version { stale.add(1, ordering: .relaxed) }
+            }
+        }
+        let (failed, staleReads) = (failures.load(ordering: .relaxed), stale.load(ordering: .relaxed))
+        #expect(failed == 0)
+        #expect(staleReads == 0)
+        let reopened = try database.open()
+        for user in users {
+            #expect(try store.head(of: user) == reopened.head(of: user))
+        }
+    }
+
     @Test func manyWritersOnManyJournalsWithNoRoomForHeads() throws {
         let database = try TemporaryDatabase()
         // No room at all: every load evicts every other head it may, so only the journals

@@ -73,6 +73,56 @@ import Testing
         #expect(finished)
     }
 
+    /// A journal that is not in memory is read through a reader connection before the
+    /// writer lock is taken, so however long that read takes, other journals' writes go on.
+    @Test func aSlowLoadOfOneJournalDoesNotHoldUpWritesToAnother() throws {
+        let database = try TemporaryDatabase()
+        let (heavy, light) = (UUID(), UUID())
+        let expected: Snapshot
+        do {
+            let store = try database.open()
+            expected = try Self.fill(store, heavy, versions: 2, perVersion: 50, length: 100).last!
+        }
+        // A new store: the heavy journal is on disk only.
+        let store = try database.open()
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let stuck = store.readers.perJournal
+        Threads.start(stuck) { _ in
+            try? store.readers.withConnection(for: heavy) { (_) throws(SQLiteError) in
+                holding.signal()
+                release.wait()
+            }
+        }
+        for _ in 0..<stuck { #expect(holding.wait(timeout: .now() + 30) == .success) }
+
+        // Loading the heavy journal has to wait for a reader, as a slow disk would make it...
+        let loaded = DispatchSemaphore(value: 0), head = Mutex<Snapshot?>(nil)
+        Threads.start(1) { _ in
+            let snapshot = try? store.head(of: heavy)
+            head.withLock { $0 = snapshot }
+            loaded.signal()
+        }
+        // ...while writes to the other journal are answered, durable.
+        let wrote = DispatchSemaphore(value: 0), versions = Mutex<[Int]>([])
+        Threads.start(1) { _ in
+            for step in 0..<5 {
+                let at = Timestamp(millisecondsSince1970: 1_790_000_000_000 + Int64(step))
+                let dream = Dream(id: UUID(), description: "step \(step)", creature: .shark, createdAt: at)
+                guard let commit = try? store.apply([.addDream(dream)], to: light, at: at) else { break }
+                versions.withLock { $0.append(commit.version) }
+            }
+            wrote.signal()
+        }
+        #expect(wrote.wait(timeout: .now() + 30) == .success)
+        #expect(versions.withLock { $0 } == [1, 2, 3, 4, 5])
+        let loadedEarly = head.withLock { $0 } != nil
+        #expect(!loadedEarly, "the heavy journal was loaded without waiting for a reader")
+
+        for _ in 0..<stuck { release.signal() }
+        #expect(loaded.wait(timeout: .now() + 30) == .success)
+        #expect(head.withLock { $0 } == expected)
+    }
+
     @Test func manyHeavyHistoryReadsAndOtherReadsAllGetTheirAnswers() throws {
         let database = try TemporaryDatabase()
         let store = try database.open()

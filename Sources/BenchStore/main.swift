@@ -1,13 +1,15 @@
 import Foundation
 import LucidModel
-import LucidStore
+@_spi(Benchmark) import LucidStore
 
 // The journal store's structure-sharing benchmark: what one one-dream edit costs in a
 // journal of 10 dreams and in one of 10,000, in bytes added to the database and in time.
 // Both journals live in one database and their edits interleave, so the two latencies
-// share whatever noise the machine has and their ratio is fair.
+// share whatever noise the machine has and their ratio is fair. Then what reading an old
+// version costs in a journal with a long history, through the R*Tree of revision spans
+// and the old way (every revision ended after the version), in the same run.
 //
-// Usage: lucid-bench-store [EDITS]   (default 300)
+// Usage: lucid-bench-store [EDITS [HISTORY_EDITS]]   (defaults 300 and 5,000)
 
 let edits = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 300
 let folder = FileManager.default.temporaryDirectory.appending(path: "lucid-bench-\(UUID().uuidString)")
@@ -101,3 +103,50 @@ let (_, _) = try measure("move to the front", { user, _, round in
     let last = try store.head(of: user).model.dreams.last!.id
     _ = try store.apply([.moveDream(id: last, toIndex: 0)], to: user, at: tick())
 })
+
+// Old versions: journals with long histories. Reading a version should cost about that
+// version's size, however much history lies before or after it.
+
+/// A journal of `count` dreams that then took `edits` one-dream edits: its user, the
+/// version right after seeding, and its head version.
+@MainActor func longHistory(dreams count: Int, edits: Int) throws -> (user: UUID, seeded: Int, head: Int) {
+    let journal = try seed(count)
+    let seeded = try store.head(of: journal.user).version
+    for round in 0..<edits {
+        let changes = DreamChanges(description: "Edit \(round) of a long history.")
+        _ = try store.apply(
+            [.updateDream(id: journal.ids[(round * 7919) % journal.ids.count], changes: changes, at: tick())],
+            to: journal.user, at: tick())
+    }
+    return (journal.user, seeded, try store.head(of: journal.user).version)
+}
+
+/// The median time of reading `version` of `user`'s journal by `read`, and its number of dreams.
+@MainActor func timeReads(
+    _ user: UUID, _ version: Int, _ read: (UUID, Int) throws(JournalError) -> Snapshot
+) throws -> (Double, Int) {
+    var times: [Double] = [], count = 0
+    for _ in 0..<15 {
+        let start = clockSource.now
+        count = try read(user, version).model.dreams.count
+        times.append(seconds(clockSource.now - start))
+    }
+    return (median(times), count)
+}
+
+let historyEdits = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 5_000
+for count in [100, 10_000] {
+    let journal = try longHistory(dreams: count, edits: historyEdits)
+    let versions = [("early", journal.seeded), ("middle", journal.seeded + historyEdits / 2), ("late", journal.head - 1)]
+    for (label, version) in versions {
+        let (indexed, dreams) = try timeReads(journal.user, version) { (user, version) throws(JournalError) in
+            try store.model(of: user, at: version)
+        }
+        let (scanned, same) = try timeReads(journal.user, version) { (user, version) throws(JournalError) in
+            try store.scannedModel(of: user, at: version)
+        }
+        precondition(dreams == same, "the two ways of reading disagree")
+        print("read the \(label) version \(version) (\(dreams) dreams) of \(journal.head): "
+            + "R*Tree \(format(indexed)), old scan \(format(scanned)); ratio \(String(format: "%.2f", scanned / indexed))")
+    }
+}

@@ -190,6 +190,9 @@ extension API {
             VersionedDiff(version: head.version, diff: ModelDiff(from: old.model, to: head.model)), version: head.version)
     }
 
+    /// A page of history: at most `limit` versions, and no more than
+    /// `JournalStore.historyPageBytes` of stored actions (at least one version), so a page
+    /// of big changes stays small; `nextCursor` leads on either way.
     func history(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
         let limit = try call.integerParameter("limit", in: 1...100) ?? 50

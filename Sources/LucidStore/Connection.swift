@@ -1,11 +1,18 @@
 import CSQLite
 
-/// One SQLite connection. Not thread-safe by itself: its owner serializes access
-/// (`JournalStore` keeps each connection behind a `Mutex`).
-final class Connection {
+/// One SQLite connection. Not thread-safe by itself: its owner serializes access.
+///
+/// `@unchecked Sendable` so that it can move between threads: the handle is opened with
+/// `SQLITE_OPEN_NOMUTEX`, which allows any thread to use it as long as only one does at a
+/// time, and every owner guarantees that (the writer behind its `Mutex`, `ReaderPool` by
+/// lending each connection to one thread until it is given back).
+final class Connection: @unchecked Sendable {
     /// The sqlite3 handle; owned, closed in `deinit`.
     private let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    /// This process's claim on the database, for a connection that owns it; released
+    /// (with the last such connection) when the connection closes.
+    var claim: DatabaseLock?
 
     /// Opens (creating if needed) the database at `path` in WAL mode with full syncs,
     /// so a committed transaction is on disk before `commit` returns.
@@ -50,6 +57,12 @@ final class Connection {
         let statement = Statement(raw, connection: self)
         statements[sql] = statement
         return statement
+    }
+
+    /// How many virtual-machine steps the statements of this connection have run since the
+    /// last call, for tests that compare the cost of queries without timing them.
+    func takeSteps() -> Int {
+        statements.values.reduce(0) { $0 + $1.takeSteps() }
     }
 
     /// Runs `body` in an immediate transaction: committed if it returns, rolled back if it

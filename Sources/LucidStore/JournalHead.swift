@@ -7,9 +7,11 @@ struct JournalHead: Sendable {
     var model: Model
     var undoTop: Int?
     var redoTop: Int?
+    /// The estimated memory the head and its journal's order keys take, for `HeadCache`.
+    var bytes: Int
 
     /// Version 0 of every journal.
-    static let empty = JournalHead(version: 0, model: .empty, undoTop: nil, redoTop: nil)
+    static let empty = JournalHead(version: 0, model: .empty, undoTop: nil, redoTop: nil, bytes: fixedBytes)
 
     var snapshot: Snapshot { Snapshot(version: version, model: model) }
 }

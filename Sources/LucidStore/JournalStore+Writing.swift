@@ -2,135 +2,131 @@ import Foundation
 import LucidModel
 import Synchronization
 
-/// What only the writer touches: its connection, the order keys of loaded journals, and
-/// the group of writes waiting in the open transaction for their commit.
-struct Writer {
-    let connection: Connection
-    var keys: [UUID: OrderKeys] = [:]
-    /// Heads written in the open transaction: the base of further writes to the same
-    /// journal in this group, published to readers only once the group is committed.
-    var tentative: [UUID: JournalHead] = [:]
-    /// Whether a write transaction is open.
-    var open = false
-    /// The number of the group the open (or next) transaction commits; the groups below it
-    /// are finished (`JournalStore.finishedGroups`): committed, or failed as `failures` says.
-    var group = 0
-    /// Groups whose commit failed, kept for the writers still waiting on them.
-    var failures: [Int: SQLiteError] = [:]
-}
-
 extension JournalStore {
-    /// The committed head of `user`'s journal: from memory, or loaded once.
+    /// A journal's head and keys read through a reader connection, without the writer lock,
+    /// and the commit count of its bucket just before the read began.
+    struct Preload {
+        var head: JournalHead
+        var keys: OrderKeys
+        var commits: UInt32
+    }
+
+    /// The committed head of `user`'s journal: from memory, or loaded.
     func committedHead(of user: UUID) throws(JournalError) -> JournalHead {
-        if let head = heads.withLock({ $0[user] }) { return head }
+        if let head = heads.withLock({ $0.head(of: user) }) { return head }
+        let preload = preload(user)
         return try writer.withLock { (writer) throws(JournalError) -> JournalHead in
-            try loaded(user, into: &writer)
+            if let head = heads.withLock({ $0.head(of: user) }) { return head }
+            // Not cached, so not written in the open group (its journals stay cached).
+            return try load(user, into: &writer, preload)
         }
     }
 
+    /// Reads `user`'s head through a reader connection, so that loading a big journal does
+    /// not hold up every writer; `nil` if that failed (the writer then reads it itself).
+    func preload(_ user: UUID) -> Preload? {
+        let commits = commitCounts.count(of: user)
+        let loaded = try? read(user) { (tables) throws(SQLiteError) in try Self.load(user, from: tables) }
+        return loaded.map { Preload(head: $0.0, keys: $0.1, commits: commits) }
+    }
+
     /// The head a write must start from: its own group's uncommitted one if there is one.
-    private func loaded(_ user: UUID, into writer: inout Writer) throws(JournalError) -> JournalHead {
+    private func loaded(_ user: UUID, into writer: inout Writer, _ preload: Preload?) throws(JournalError) -> JournalHead {
         if let head = writer.tentative[user] { return head }
-        if let head = heads.withLock({ $0[user] }), writer.keys[user] != nil { return head }
-        // Rows of a journal with no tentative head are not touched by the open transaction,
-        // so reading them through the writer's connection sees what is committed.
+        if writer.keys[user] != nil, let head = heads.withLock({ $0.head(of: user) }) { return head }
+        return try load(user, into: &writer, preload)
+    }
+
+    /// Caches the journal's head and keys: `preload` if no commit touched the journal since
+    /// its read began, or else read from disk now. Rows of a journal with no tentative head
+    /// are not touched by the open transaction, so reading them through the writer's
+    /// connection sees what is committed.
+    private func load(_ user: UUID, into writer: inout Writer, _ preload: Preload?) throws(JournalError) -> JournalHead {
         let (head, keys): (JournalHead, OrderKeys)
-        do throws(SQLiteError) {
-            (head, keys) = try Self.load(user, from: JournalTables(connection: writer.connection))
-        } catch {
-            throw .storage(error)
+        if let preload, commitCounts.count(of: user) == preload.commits {
+            (head, keys) = (preload.head, preload.keys)
+        } else {
+            do throws(SQLiteError) {
+                (head, keys) = try Self.load(user, from: JournalTables(connection: writer.connection))
+            } catch {
+                writer.recover(after: error)
+                throw .storage(error)
+            }
         }
         writer.keys[user] = keys
-        heads.withLock { $0[user] = head }
+        // The journals the open group writes keep their heads and keys until it ends.
+        let written = writer.tentative
+        let evicted = heads.withLock { cache in
+            cache.insert(head, of: user)
+            return cache.evict { written[$0] != nil }
+        }
+        for journal in evicted { writer.keys[journal] = nil }
         return head
     }
 
     /// Runs `body` on the journal's head and order keys inside the open write transaction,
     /// in a savepoint so that a failed write leaves no trace, then waits until the group
-    /// that holds the write is committed. The result is returned only once it is on disk.
+    /// that holds the write has ended: the result is returned only once it is on disk, and
+    /// if the group failed, every writer in it is told so. `body` changes the keys only
+    /// after its last statement, so a write that throws leaves them as they were.
     func write<T: Sendable>(
         _ user: UUID, _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> T
     ) throws(JournalError) -> T {
-        let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, Int?) in
+        // A journal not in memory is read before the writer lock is taken.
+        let preload = heads.withLock { $0.head(of: user) } == nil ? preload(user) : nil
+        let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, CommitGroup?) in
+            let group: CommitGroup
+            do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
             do throws(JournalError) {
-                var head = try loaded(user, into: &writer)
-                let tables = JournalTables(connection: writer.connection)
+                var head = try loaded(user, into: &writer, preload)
+                let value = try body(&head, &writer.keys[user]!, JournalTables(connection: writer.connection))
                 do throws(SQLiteError) {
-                    if !writer.open {
-                        try writer.connection.execute("BEGIN IMMEDIATE")
-                        writer.open = true
-                    }
-                    try writer.connection.execute("SAVEPOINT write")
+                    try writer.keepWrite()
                 } catch {
-                    return (.failure(.storage(error)), writer.open ? writer.group : nil)
+                    // The group failed; the keys already say what the rows do not.
+                    writer.keys[user] = nil
+                    throw .storage(error)
                 }
-                do throws(JournalError) {
-                    let value = try body(&head, &writer.keys[user]!, tables)
-                    do throws(SQLiteError) { try writer.connection.execute("RELEASE write") } catch {
-                        // The keys may already say what the rows do not: reload them next time.
-                        writer.keys[user] = nil
-                        writer.tentative[user] = nil
-                        throw .storage(error)
-                    }
-                    writer.tentative[user] = head
-                    return (.success(value), writer.group)
-                } catch {
-                    _ = try? writer.connection.execute("ROLLBACK TO write; RELEASE write")
-                    return (.failure(error), writer.group)
-                }
+                writer.tentative[user] = head
+                return (.success(value), group)
             } catch {
-                return (.failure(error), nil)
+                writer.undoWrite(after: error)
+                return (.failure(error), group)
             }
         }
-        if let group { try commit(group) }
+        if let group { try wait(for: group) }
         return try outcome.get()
     }
 
-    /// Makes sure group `group` is committed: by this thread if nobody has yet. While one
-    /// thread syncs, the writes that queue up behind the lock form the next group.
-    func commit(_ group: Int) throws(JournalError) {
-        if group < finishedGroups.load(ordering: .acquiring), lastFailedGroup.load(ordering: .acquiring) < group {
-            return
-        }
+    /// Returns once `group` has committed, or throws its failure. The first of its writers
+    /// to get here commits it; while one thread syncs, the writes that queue up behind the
+    /// lock form the next group.
+    private func wait(for group: CommitGroup) throws(JournalError) {
+        if let outcome = group.outcome { return try outcome.get() }
         try writer.withLock { (writer) throws(JournalError) in
-            if group < writer.group {
-                if let failure = writer.failures[group] { throw .storage(failure) }
-                return
+            // A group without an outcome is the open one: groups end only under this lock.
+            if group.outcome == nil, writer.group === group {
+                writer.commit { published in
+                    commitCounts.record(published.keys)
+                    return heads.withLock { cache in
+                        for (user, head) in published { cache.insert(head, of: user) }
+                        return cache.evict { _ in false }
+                    }
+                }
             }
-            do throws(SQLiteError) {
-                try writer.connection.execute("COMMIT")
-            } catch {
-                if writer.connection.isInTransaction { _ = try? writer.connection.execute("ROLLBACK") }
-                // Nothing of the group reached the disk: forget its heads and reload its keys.
-                for user in writer.tentative.keys { writer.keys[user] = nil }
-                lastFailedGroup.store(writer.group, ordering: .releasing)
-                finish(&writer, failure: error)
-                throw .storage(error)
-            }
-            let published = writer.tentative
-            heads.withLock { heads in heads.merge(published) { _, new in new } }
-            finish(&writer, failure: nil)
+            try (group.outcome ?? .failed(.rolledBack)).get()
         }
-    }
-
-    private func finish(_ writer: inout Writer, failure: SQLiteError?) {
-        if let failure { writer.failures[writer.group] = failure }
-        writer.failures = writer.failures.filter { $0.key > writer.group - 64 }
-        writer.tentative = [:]
-        writer.open = false
-        writer.group += 1
-        finishedGroups.store(writer.group, ordering: .releasing)
     }
 
     /// Writes one version's rows; the caller's savepoint makes it all or nothing.
     static func persist(
         _ row: VersionRow, ending ended: Set<UUID>, beginning records: [DreamRecord], of user: UUID,
-        in tables: JournalTables, encodedActions: String? = nil
+        in tables: JournalTables
     ) throws(JournalError) {
         do throws(SQLiteError) {
             for id in ended { try tables.end(id, of: user, at: row.version) }
             for record in records { try tables.begin(record, of: user, at: row.version) }
-            try tables.insert(row, of: user, encodedActions: encodedActions)
+            try tables.insert(row, of: user)
         } catch {
             throw .storage(error)
         }

@@ -7,33 +7,41 @@ import Synchronization
 /// Writes go through one connection behind a lock (SQLite allows one writer at a time
 /// anyway): read the head, reduce, write the version, then publish the new head once it
 /// is on disk. Writes that arrive while a commit is syncing share the next commit (group
-/// commit), so durable writes are not limited to one per disk sync. The heads of active
-/// journals stay in memory, so reading a current model touches no disk; history and old
-/// versions are read through a second connection.
+/// commit), so durable writes are not limited to one per disk sync. The heads of recently
+/// used journals stay in memory (within a budget), so reading a current model touches no
+/// disk; history, old versions and heads not in memory are read through a small pool of
+/// other connections.
 public final class JournalStore: Sendable {
     let writer: Mutex<Writer>
-    private let reader: Mutex<Connection>
-    /// The committed head of every loaded journal: what readers see.
-    let heads = Mutex<[UUID: JournalHead]>([:])
-    /// Groups below this number are finished; read without the writer lock, so a writer
-    /// whose group another thread already committed does not queue for the lock again.
-    let finishedGroups = Atomic<Int>(0)
-    /// The newest group whose commit failed (-1: none): past it, the fast path is not taken.
-    let lastFailedGroup = Atomic<Int>(-1)
+    let readers: ReaderPool
+    /// The committed heads of recently used journals: what readers see.
+    let heads: Mutex<HeadCache>
+    /// Counts of commits by bucket of journals, to check heads read without the writer lock.
+    let commitCounts = CommitCounts()
+
+    /// How much memory the cached heads may take by default: 256 MiB.
+    public static let defaultHeadCacheBytes = 256 << 20
 
     /// Opens the database at `path` (creating it and its folder if needed) and applies
-    /// any migrations it lacks.
-    public convenience init(path: String) throws(StoreOpeningError) {
-        try self.init(path: path, migrations: Migration.embedded)
+    /// any migrations it lacks. The heads of recently used journals stay in memory up to
+    /// about `headCacheBytes`, estimated from their dreams; the least recently used go first.
+    public convenience init(path: String, headCacheBytes: Int = defaultHeadCacheBytes) throws(StoreOpeningError) {
+        try self.init(path: path, migrations: Migration.embedded, headCacheBytes: headCacheBytes)
     }
 
-    init(path: String, migrations: [Migration]) throws(StoreOpeningError) {
+    init(path: String, migrations: [Migration], headCacheBytes: Int = defaultHeadCacheBytes) throws(StoreOpeningError) {
         let writer = try Connection.openMigrated(path, migrations: migrations)
-        let reader: Connection
-        do throws(SQLiteError) { reader = try Connection(path: path) } catch { throw .sqlite(error) }
+        heads = Mutex(HeadCache(limit: headCacheBytes))
         self.writer = Mutex(Writer(connection: writer))
-        self.reader = Mutex(reader)
+        do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .sqlite(error) }
     }
+
+    /// How many reads of history and old versions run at once; more wait for a connection.
+    static let readerCount = 4
+
+    /// How many bytes of stored actions a page of history holds at most (always at least
+    /// one version): a change may carry up to a request body's worth of actions.
+    public static let historyPageBytes = 256 << 10
 
     // MARK: Reading
 
@@ -47,7 +55,7 @@ public final class JournalStore: Sendable {
         let head = try head(of: user)
         guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
         if version == head.version { return head }
-        return try read { (tables) throws(SQLiteError) in
+        return try read(user) { (tables) throws(SQLiteError) in
             try tables.reading { () throws(SQLiteError) in
                 let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
                 let dreams = DreamList(try tables.dreams(of: user, at: version).map(\.dream))
@@ -56,16 +64,36 @@ public final class JournalStore: Sendable {
         }
     }
 
-    /// Up to `limit` versions older than `before` (all versions when `nil`), newest first.
-    public func history(of user: UUID, before: Int? = nil, limit: Int = 50) throws(JournalError) -> HistoryPage {
-        let head = try committedHead(of: user)
-        let rows = try read { (tables) throws(SQLiteError) in
-            try tables.versions(of: user, before: before ?? head.version + 1, limit: limit + 1)
+    /// The model at `version` read the way it was before revision spans were indexed, for
+    /// the benchmark to compare against `model(of:at:)`; not for serving.
+    @_spi(Benchmark)
+    public func scannedModel(of user: UUID, at version: Int) throws(JournalError) -> Snapshot {
+        try read(user) { (tables) throws(SQLiteError) in
+            try tables.reading { () throws(SQLiteError) in
+                let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
+                let dreams = DreamList(try tables.scannedDreams(of: user, at: version).map(\.dream))
+                return Snapshot(version: version, model: Model(favoriteCreature: favorite, dreams: dreams))
+            }
         }
-        let items = rows.prefix(limit).map { HistoryEntry(version: $0.version, kind: $0.kind, at: $0.at) }
+    }
+
+    /// Versions older than `before` (all versions when `nil`), newest first: up to `limit`
+    /// of them, and only as many as fit in `maxActionBytes` of stored actions (at least one).
+    public func history(
+        of user: UUID, before: Int? = nil, limit: Int = 50, maxActionBytes: Int = historyPageBytes
+    ) throws(JournalError) -> HistoryPage {
+        let head = try committedHead(of: user)
+        let rows = try read(user) { (tables) throws(SQLiteError) in
+            try tables.versions(of: user, before: before ?? head.version + 1, limit: limit, budget: maxActionBytes)
+        }
+        // Decoded after the connection went back to the pool.
+        let items: [HistoryEntry]
+        do throws(SQLiteError) { items = try rows.map(JournalTables.entry) } catch { throw .storage(error) }
+        // Versions run from 1 without gaps, so there are older ones exactly when the last is above 1.
+        let last = items.last?.version ?? 1
         return HistoryPage(
-            canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: Array(items),
-            nextBefore: rows.count > limit ? items.last?.version : nil)
+            canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: items,
+            nextBefore: last > 1 ? last : nil)
     }
 
     // MARK: Writing
@@ -76,7 +104,7 @@ public final class JournalStore: Sendable {
     public func apply(
         _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil
     ) throws(JournalError) -> Commit {
-        let encodedActions = JournalTables.encode(actions)
+        let json = JournalTables.encode(actions)
         return try write(user) { (head, keys, tables) throws(JournalError) in
             try Self.check(expecting, against: head)
             let model: Model
@@ -89,11 +117,13 @@ public final class JournalStore: Sendable {
             let records = keys.records(for: model, diff: diff)
             let ended = OrderKeys.ended(by: diff)
             let row = VersionRow(
-                version: version, kind: .change(actions), at: time, favorite: model.favoriteCreature,
+                version: version, kind: .change(json: json), at: time, favorite: model.favoriteCreature,
                 entryBelow: head.undoTop, undoTop: version, redoTop: nil)
-            try Self.persist(row, ending: ended, beginning: records, of: user, in: tables, encodedActions: encodedActions)
+            try Self.persist(row, ending: ended, beginning: records, of: user, in: tables)
             keys.update(ending: ended, beginning: records)
-            head = JournalHead(version: version, model: model, undoTop: version, redoTop: nil)
+            head = JournalHead(
+                version: version, model: model, undoTop: version, redoTop: nil,
+                bytes: head.bytes + JournalHead.bytes(changedBy: diff, in: head.model))
             return Commit(version: version, model: model, diff: diff, created: true)
         }
     }
@@ -157,7 +187,9 @@ public final class JournalStore: Sendable {
         let diff = ModelDiff(from: head.model, to: model)
         try persist(row, ending: ended, beginning: records, of: user, in: tables)
         keys.update(ending: ended, beginning: records)
-        head = JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop)
+        head = JournalHead(
+            version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop,
+            bytes: head.bytes + JournalHead.bytes(changedBy: diff, in: head.model))
         return Commit(version: version, model: model, diff: diff, created: true)
     }
 
@@ -167,9 +199,11 @@ public final class JournalStore: Sendable {
         }
     }
 
-    private func read<T: Sendable>(_ body: (JournalTables) throws(SQLiteError) -> T) throws(JournalError) -> T {
+    func read<T: Sendable>(
+        _ user: UUID, _ body: (JournalTables) throws(SQLiteError) -> T
+    ) throws(JournalError) -> T {
         do {
-            return try reader.withLock { (connection) throws(SQLiteError) -> T in
+            return try readers.withConnection(for: user) { (connection) throws(SQLiteError) -> T in
                 try body(JournalTables(connection: connection))
             }
         } catch {
@@ -183,9 +217,10 @@ public final class JournalStore: Sendable {
         try tables.reading { () throws(SQLiteError) in
             let version = try tables.headVersion(of: user)
             guard version > 0, let row = try tables.version(version, of: user) else { return (.empty, OrderKeys([])) }
-            let records = try tables.dreams(of: user, at: version)
+            let records = try tables.liveDreams(of: user)
             let model = Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))
-            return (JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop),
+            let bytes = JournalHead.bytes(of: model)
+            return (JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop, bytes: bytes),
                     OrderKeys(records))
         }
     }

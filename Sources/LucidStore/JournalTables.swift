@@ -2,10 +2,18 @@ import Foundation
 import LucidModel
 import CSQLite
 
+/// What made a version, as `versions` holds it. A change's actions stay JSON until they
+/// are asked for, so reading rows never decodes while it holds a connection.
+enum StoredKind: Sendable {
+    case change(json: String)
+    case undo(reverts: Int)
+    case redo(reapplies: Int)
+}
+
 /// A row of `versions`.
 struct VersionRow: Sendable {
     var version: Int
-    var kind: HistoryEntry.Kind
+    var kind: StoredKind
     var at: Timestamp
     var favorite: Creature
     var entryBelow: Int?
@@ -64,35 +72,62 @@ struct JournalTables {
         SQLiteError(code: SQLITE_CORRUPT, message: "version \(version) is referred to but missing")
     }
 
-    /// Up to `limit` versions below `before`, newest first.
-    func versions(of user: UUID, before: Int, limit: Int) throws(SQLiteError) -> [VersionRow] {
-        try versions(
-            "WHERE user_id = ? AND version < ? ORDER BY version DESC LIMIT ?",
-            [.text(user.uuidString), .integer(before), .integer(limit)])
-    }
-
-    private func versions(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [VersionRow] {
-        let rows = try connection.statement("""
-            SELECT version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top
-            FROM versions \(clause)
-            """).query(values) { row -> VersionRow? in
-                guard let favorite = Creature(storageName: row.text(5)), let kind = Self.kind(of: row) else { return nil }
-                return VersionRow(
-                    version: row.int(0), kind: kind, at: Timestamp(millisecondsSince1970: row.integer(2)),
-                    favorite: favorite, entryBelow: row.optionalInt(6), undoTop: row.optionalInt(7),
-                    redoTop: row.optionalInt(8))
+    /// Versions below `before`, newest first: up to `limit` of them, and no more than fit
+    /// in `budget` bytes of stored actions, except that the first is always included. A
+    /// row that does not fit is not copied out of SQLite.
+    func versions(of user: UUID, before: Int, limit: Int, budget: Int) throws(SQLiteError) -> [VersionRow] {
+        var rows: [VersionRow?] = [], bytes = 0
+        try connection.statement("\(Self.versionColumns) WHERE user_id = ? AND version < ? ORDER BY version DESC LIMIT ?")
+            .scan([.text(user.uuidString), .integer(before), .integer(limit)]) { row in
+                let size = row.byteCount(3)
+                if !rows.isEmpty, bytes + size > budget { return false }
+                bytes += size
+                rows.append(Self.versionRow(row))
+                return true
             }
         return try Self.all(rows, from: "versions")
     }
 
-    private static func kind(of row: Row) -> HistoryEntry.Kind? {
-        switch (row.text(1), row.optionalText(3), row.optionalInt(4)) {
-        case ("change", let json?, nil):
-            (try? JSONDecoder().decode([Action].self, from: Data(json.utf8))).map { .change($0) }
-        case ("undo", nil, let target?): .undo(reverts: target)
-        case ("redo", nil, let target?): .redo(reapplies: target)
+    private func versions(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [VersionRow] {
+        let rows = try connection.statement("\(Self.versionColumns) \(clause)").query(values) { Self.versionRow($0) }
+        return try Self.all(rows, from: "versions")
+    }
+
+    private static let versionColumns = """
+        SELECT version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top FROM versions
+        """
+
+    private static func versionRow(_ row: Row) -> VersionRow? {
+        guard let favorite = Creature(storageName: row.text(5)), let kind = Self.kind(of: row) else { return nil }
+        return VersionRow(
+            version: row.int(0), kind: kind, at: Timestamp(millisecondsSince1970: row.integer(2)),
+            favorite: favorite, entryBelow: row.optionalInt(6), undoTop: row.optionalInt(7),
+            redoTop: row.optionalInt(8))
+    }
+
+    private static func kind(of row: Row) -> StoredKind? {
+        switch (row.text(1), row.optionalInt(4)) {
+        case ("change", nil): row.optionalText(3).map { .change(json: $0) }
+        case ("undo", let target?): .undo(reverts: target)
+        case ("redo", let target?): .redo(reapplies: target)
         default: nil
         }
+    }
+
+    /// The history entry of `row`, decoding a change's actions: done after the connection
+    /// that read the row has been given back.
+    static func entry(_ row: VersionRow) throws(SQLiteError) -> HistoryEntry {
+        let kind: HistoryEntry.Kind
+        switch row.kind {
+        case .change(let json):
+            guard let actions = try? JSONDecoder().decode([Action].self, from: Data(json.utf8)) else {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "version \(row.version) holds actions Lucid never writes")
+            }
+            kind = .change(actions)
+        case .undo(let reverted): kind = .undo(reverts: reverted)
+        case .redo(let reapplied): kind = .redo(reapplies: reapplied)
+        }
+        return HistoryEntry(version: row.version, kind: kind, at: row.at)
     }
 
     /// The JSON a change's actions are stored as. Made before the write lock is taken, so
@@ -101,12 +136,11 @@ struct JournalTables {
         (try? JSONEncoder().encode(actions)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
-    /// Adds `row`; a change's actions come as `encodedActions`, made by `encode(_:)`.
-    func insert(_ row: VersionRow, of user: UUID, encodedActions: String? = nil) throws(SQLiteError) {
+    /// Adds `row`.
+    func insert(_ row: VersionRow, of user: UUID) throws(SQLiteError) {
         let (kind, actions, target): (String, SQLValue, SQLValue)
         switch row.kind {
-        case .change(let list):
-            (kind, actions, target) = ("change", .text(encodedActions ?? Self.encode(list)), .null)
+        case .change(let json): (kind, actions, target) = ("change", .text(json), .null)
         case .undo(let reverted): (kind, actions, target) = ("undo", .null, .integer(reverted))
         case .redo(let reapplied): (kind, actions, target) = ("redo", .null, .integer(reapplied))
         }
@@ -119,8 +153,45 @@ struct JournalTables {
                 .optional(row.undoTop), .optional(row.redoTop))
     }
 
-    /// The dreams live at `version`, in order.
+    /// The dreams live now, in order: the head's.
+    func liveDreams(of user: UUID) throws(SQLiteError) -> [DreamRecord] {
+        try records("WHERE user_id = ? AND until_version = \(Self.live) ORDER BY order_key", [.text(user.uuidString)])
+    }
+
+    /// The largest coordinate of `dream_revision_spans`, whose coordinates are 32-bit.
+    private static let largestSpanVersion = Int(Int32.max)
+
+    /// The dreams live at `version`, in order, at a cost that follows the number of dreams
+    /// at that version rather than the history around it: the revisions live now that
+    /// began by `version` through the partial index of live revisions, and the ended ones
+    /// whose span holds `version` through the R*Tree of spans (see `0004_revision_spans`).
     func dreams(of user: UUID, at version: Int) throws(SQLiteError) -> [DreamRecord] {
+        let number = try connection.statement("SELECT number FROM journals WHERE user_id = ?")
+            .query(.text(user.uuidString)) { $0.int(0) }.first
+        // Spans past 2^31 - 1 are stored clamped, so the box asked for is clamped alike; the
+        // exact test on dream_revisions keeps only the live rows. CROSS JOIN keeps the
+        // R*Tree as the outer loop.
+        let top = Self.largestSpanVersion
+        return try records(
+            from: """
+                (
+                    SELECT r.* FROM dream_revision_spans AS s CROSS JOIN dream_revisions AS r ON r.id = s.id
+                    WHERE s.journal_min <= ?1 AND s.journal_max >= ?1 AND s.from_version <= ?2 AND s.until_version > ?3
+                    AND r.user_id = ?4 AND r.from_version <= ?5 AND r.until_version > ?5
+                    UNION ALL
+                    SELECT * FROM dream_revisions INDEXED BY dream_revisions_live_by_from
+                    WHERE user_id = ?4 AND until_version = \(Self.live) AND from_version <= ?5
+                )
+                ORDER BY order_key
+                """,
+            [.integer(number ?? -1), .integer(min(version, top)), .integer(min(version, top - 1)),
+             .text(user.uuidString), .integer(version)])
+    }
+
+    /// The dreams live at `version` found the way they were before the R*Tree: through the
+    /// index by `until_version`, reading every revision that ended after `version`. Only
+    /// the benchmark uses it, to compare.
+    func scannedDreams(of user: UUID, at version: Int) throws(SQLiteError) -> [DreamRecord] {
         try records(
             "WHERE user_id = ? AND from_version <= ? AND until_version > ? ORDER BY order_key",
             [.text(user.uuidString), .integer(version), .integer(version)])
@@ -137,7 +208,11 @@ struct JournalTables {
     }
 
     private func records(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [DreamRecord] {
-        let records = try connection.statement("SELECT dream_id, \(DreamRecord.columns) FROM dream_revisions \(clause)")
+        try records(from: "dream_revisions \(clause)", values)
+    }
+
+    private func records(from tablesAndClause: String, _ values: [SQLValue]) throws(SQLiteError) -> [DreamRecord] {
+        let records = try connection.statement("SELECT dream_id, \(DreamRecord.columns) FROM \(tablesAndClause)")
             .query(values) { DreamRecord(row: $0) }
         return try Self.all(records, from: "dream_revisions")
     }

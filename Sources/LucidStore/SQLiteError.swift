@@ -38,3 +38,10 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "SQLite error \(code): \(message)" }
 }
+
+extension SQLiteError {
+    /// What the writers of a group are told when SQLite rolled their transaction back on
+    /// its own and the statement that caused it is not theirs to report.
+    static let rolledBack = SQLiteError(
+        code: SQLITE_ABORT, message: "the transaction was rolled back after a failed statement")
+}

@@ -54,6 +54,24 @@ final class Statement {
         }
     }
 
+    /// Runs the statement with `values`, handing each row to `body` until it returns false.
+    func scan(_ values: [SQLValue], _ body: (Row) -> Bool) throws(SQLiteError) {
+        try bind(values)
+        defer { reset() }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw connection.error(code) }
+            if !body(Row(handle: handle)) { return }
+        }
+    }
+
+    /// How many virtual-machine steps the statement has run since the last call: a
+    /// measure of the work SQLite did that does not depend on the machine's speed.
+    func takeSteps() -> Int {
+        Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1))
+    }
+
     private func bind(_ values: [SQLValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
@@ -99,6 +117,9 @@ struct Row {
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
+
+    /// The size of the column's text in bytes, without copying it.
+    func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(handle, column)) }
 
     func optionalText(_ column: Int32) -> String? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)

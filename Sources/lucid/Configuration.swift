@@ -1,5 +1,6 @@
 import LucidAPI
 import LucidHTTP
+import LucidStore
 
 /// The settings of `lucid serve`, from flags, then `LUCID_*` environment variables, then defaults.
 struct Configuration: Equatable {
@@ -20,6 +21,8 @@ struct Configuration: Equatable {
     var idleTimeout = 60
     var concurrentHashes = APIConfiguration.defaultConcurrentHashes
     var sessionCacheEntries = 100_000
+    /// How much memory the heads of recently used journals may take, estimated from their dreams.
+    var headCacheBytes = JournalStore.defaultHeadCacheBytes
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -61,6 +64,9 @@ struct Configuration: Equatable {
         }),
         ("--session-cache-entries", "LUCID_SESSION_CACHE_ENTRIES", { config, text in
             Int(text).flatMap { (1...10_000_000).contains($0) ? $0 : nil }.map { config.sessionCacheEntries = $0 } != nil
+        }),
+        ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", { config, text in
+            Int(text).flatMap { ((1 << 20)...(1 << 44)).contains($0) ? $0 : nil }.map { config.headCacheBytes = $0 } != nil
         }),
     ]
 
@@ -120,5 +126,7 @@ struct Configuration: Equatable {
                                   password hashes at once, 64 MiB each; more sign-ins wait
                                   (LUCID_MAX_CONCURRENT_HASHES; default: 1 per core)
           --session-cache-entries N  sessions cached in memory (LUCID_SESSION_CACHE_ENTRIES; default 100000)
+          --head-cache-bytes N    memory for the journals kept in memory, least recently used
+                                  evicted first (LUCID_HEAD_CACHE_BYTES; default 268435456)
         """
 }

@@ -12,8 +12,8 @@ enum Service {
     static func run(_ configuration: Configuration) -> Int32 {
         let log = Log()
         let server: Server
-        do {
-            let journals = try JournalStore(path: configuration.database)
+        do throws(StoreOpeningError) {
+            let journals = try JournalStore(path: configuration.database, headCacheBytes: configuration.headCacheBytes)
             let accounts = try AccountStore(path: configuration.database)
             let api = API(
                 journals: journals, accounts: accounts,
@@ -29,7 +29,7 @@ enum Service {
                 idleTimeoutSeconds: configuration.idleTimeout, headerTimeoutSeconds: configuration.headerTimeout,
                 bodyTimeoutSeconds: configuration.bodyTimeout))
         } catch {
-            log.write("cannot open the database at \(LogText.escaped(configuration.database)): \(LogText.escaped("\(error)"))")
+            log.write(LogText.escaped(explain(error, database: configuration.database)))
             log.flush()
             return 1
         }
@@ -53,6 +53,22 @@ enum Service {
         log.write("stopped")
         log.finish()
         return 0
+    }
+
+    /// Why the database could not be opened, in words for whoever started the server.
+    static func explain(_ error: StoreOpeningError, database: String) -> String {
+        switch error {
+        case .folder(let folder, let reason):
+            "cannot create the folder \(folder) for the database \(database): \(reason)"
+        case .sqlite(let error):
+            "cannot open the database at \(database): \(error)"
+        case .newerSchema(let migration):
+            "cannot open the database at \(database): a newer lucid migrated it (it records \(migration))"
+        case .inUse(let path):
+            "cannot open the database at \(path): it is in use by another process (another lucid serve?)"
+        case .lockFile(let path, let reason):
+            "cannot lock the database at \(database) through \(path): \(reason)"
+        }
     }
 
     /// Blocks until SIGINT or SIGTERM arrives.

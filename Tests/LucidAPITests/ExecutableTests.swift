@@ -18,6 +18,7 @@ import Testing
     @Test func helpAndVersionWork() throws {
         let help = try Self.run(["--help"])
         #expect(help.status == 0 && help.output.contains("lucid serve [options]") && help.output.contains("--max-body-bytes"))
+        #expect(help.output.contains("--head-cache-bytes N") && help.output.contains("LUCID_HEAD_CACHE_BYTES"))
         let version = try Self.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("lucid 1."))
     }
@@ -33,6 +34,7 @@ import Testing
         ["serve", "--max-connections=5"], ["serve", "--max-connections-per-address=0"],
         ["serve", "--header-timeout=0"], ["serve", "--body-timeout", "x"], ["serve", "--idle-timeout=99999"],
         ["serve", "--max-concurrent-hashes=0"],
+        ["serve", "--head-cache-bytes", "4096"], ["serve", "--head-cache-bytes=lots"],
     ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
         let result = try Self.run(arguments)
@@ -45,6 +47,28 @@ import Testing
         let child = try ChildProcess(Self.binary, ["serve", "--port", "0"], environment: environment)
         #expect(child.waitForExit(seconds: 20) == 64, "\(environment): \(child.errors)")
         #expect(child.errors.hasPrefix("lucid: "))
+    }
+
+    @Test func aSecondServerOnTheSameDatabaseRefusesToStartUntilTheFirstIsGone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("lucid.sqlite").path
+        let arguments = ["serve", "--port", "0", "--database", database, "--head-cache-bytes", "1048576"]
+        let first = try ChildProcess(Self.binary, arguments, environment: ["LUCID_THREADS": "2"])
+        _ = try #require(first.waitForOutput(containing: "listening on", seconds: 20))
+
+        let second = try Self.run(arguments)
+        #expect(second.status == 1)
+        #expect(second.errors.contains("cannot open the database at \(database): it is in use by another process"))
+        #expect(!second.output.contains("listening on"))
+
+        // The kernel releases the claim however the first ends, even without a chance to clean up.
+        first.signal(SIGKILL)
+        #expect(first.waitForExit(seconds: 20) != nil)
+        let third = try ChildProcess(Self.binary, arguments, environment: ["LUCID_THREADS": "2"])
+        #expect(third.waitForOutput(containing: "listening on", seconds: 20) != nil)
+        third.signal(SIGTERM)
+        #expect(third.waitForExit(seconds: 20) == 0)
     }
 
     @Test func servesOnAFreePortLogsRequestsAndStopsCleanlyOnSIGTERM() throws {

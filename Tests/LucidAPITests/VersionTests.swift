@@ -233,6 +233,35 @@ struct VersionTests {
         }
     }
 
+    @Test func aHistoryPageHoldsAtMostAQuarterMebibyteOfActions() throws {
+        try withServer { client in
+            let token = try client.register("prolific")
+            // 4 versions of 20 dreams of 5,000 characters: about 105 KB of actions each.
+            for version in 1...4 {
+                let actions = (0..<20).map { index in
+                    ["type": "addDream", "dream": ["description": "v\(version) d\(index) " + String(repeating: "~", count: 5_000),
+                                                   "creature": Self.shark]] as [String: Any]
+                }
+                #expect(try client.apply(token, actions)["version"].int == version)
+            }
+            var versions: [Int?] = [], path = "/v1/history?limit=100", pages = 0
+            repeat {
+                let page = try client.get(path, token: token)
+                expectJSON(page, version: 4)
+                pages += 1
+                let items = page.json["items"].array ?? []
+                // Two versions fit in 256 KiB, three would not.
+                #expect(items.count == 2)
+                #expect(page.body.count < 300_000)
+                versions += items.map { $0["version"].int }
+                guard let next = page.json["nextCursor"].int else { break }
+                path = "/v1/history?limit=100&before=\(next)"
+            } while pages < 5
+            #expect(versions == [4, 3, 2, 1])
+            #expect(pages == 2)
+        }
+    }
+
     @Test func changesSinceAnyVersionLeadToTheCurrentModel() throws {
         try withServer { client in
             let token = try client.register("syncer")

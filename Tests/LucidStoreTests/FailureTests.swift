@@ -124,6 +124,8 @@ import Testing
     @Test func aDatabaseThatCannotBeOpenedIsATypedError() throws {
         let database = try TemporaryDatabase()
         let folderAsFile = database.folder.path
+        // The lock file is made beside the path, outside the temporary folder.
+        defer { try? FileManager.default.removeItem(atPath: folderAsFile + "-lock") }
         #expect(throws: StoreOpeningError.self) { try JournalStore(path: folderAsFile) }
     }
 

@@ -148,6 +148,67 @@ import Testing
         #expect(last.items.map(\.version) == [1] && last.nextBefore == nil)
     }
 
+    @Test mutating func historyPagesByStoredBytesAsWellAsByCount() throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        // Versions whose stored actions are about 1, 2, 2, 5, 1 and 2 KB, oldest first.
+        var sizes: [Int: Int] = [:]
+        for (index, kilobytes) in [1, 2, 2, 5, 1, 2].enumerated() {
+            let actions: [Action] = [.addDream(dream(String(repeating: "~", count: kilobytes * 1000)))]
+            let commit = try store.apply(actions, to: user, at: clock.now())
+            #expect(commit.version == index + 1)
+            sizes[commit.version] = JournalTables.encode(actions).utf8.count
+        }
+        var pages: [[Int]] = []
+        var before: Int?
+        repeat {
+            let page = try store.history(of: user, before: before, limit: 3, maxActionBytes: 4_000)
+            let versions = page.items.map(\.version)
+            pages.append(versions)
+            // Never more than the budget, unless one version alone is more.
+            #expect(versions.count == 1 || versions.reduce(0) { $0 + sizes[$1]! } <= 4_000)
+            #expect(page.nextBefore == (versions.last! > 1 ? versions.last : nil))
+            before = page.nextBefore
+        } while before != nil && pages.count < 10
+        // 6 (2 KB) and 5 (1 KB) fit, 4 would not; 4 (5 KB) alone; 3 and 2 do not fit together; 2 and 1 do.
+        #expect(pages == [[6, 5], [4], [3], [2, 1]])
+        // The count still bounds a page of small versions.
+        #expect(try store.history(of: user, limit: 3).items.count == 3)
+    }
+
+    /// Reading a version costs about that version's size: SQLite does as much work for an
+    /// early and for a late version of a 9-dream journal after 2,000 edits as after 100,
+    /// counted in virtual-machine steps rather than time. The way versions were read before
+    /// the revision spans does about twenty times the work for the late one.
+    @Test mutating func readingAnOldVersionCostsItsSizeNotItsHistory() throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        let dreams = (0..<10).map { dream("dream \($0)") }
+        _ = try store.apply(dreams.map { .addDream($0) }, to: user, at: clock.now())
+        _ = try store.apply([.deleteDream(id: dreams[0].id)], to: user, at: clock.now())
+        let tables = JournalTables(connection: try database.connection())
+        func steps(at version: Int, _ read: (UUID, Int) throws -> [DreamRecord]) throws -> Int {
+            _ = tables.connection.takeSteps()
+            #expect(try read(user, version).map(\.dream) == store.model(of: user, at: version).model.dreams.map { $0 })
+            return tables.connection.takeSteps()
+        }
+        var costs: [[Int]] = []
+        for edits in [100, 2_000] {
+            while try store.head(of: user).version < edits + 2 {
+                let changes = DreamChanges(description: "edit \(UUID())")
+                let id = dreams[1 + Int.random(in: 0..<9)].id
+                _ = try store.apply([.updateDream(id: id, changes: changes, at: clock.now())], to: user, at: clock.now())
+            }
+            let late = try store.head(of: user).version - 1
+            costs.append([
+                try steps(at: 2, tables.dreams), try steps(at: late, tables.dreams), try steps(at: late, tables.scannedDreams),
+            ])
+        }
+        #expect(costs[1][0] < costs[0][0] * 3 / 2, "early version: \(costs)")
+        #expect(costs[1][1] < costs[0][1] * 3 / 2, "late version: \(costs)")
+        #expect(costs[1][2] > costs[0][2] * 10, "late version the old way: \(costs)")
+    }
+
     @Test mutating func aVersionAfterTheHeadIsNotFound() throws {
         let database = try TemporaryDatabase()
         let store = try database.open()

@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidTestSupport
 import Testing
 @testable import LucidStore
 
@@ -60,6 +61,57 @@ import Testing
         #expect(try store.head(of: user) == Snapshot(version: 1, model: Model(dreams: [dream])))
         #expect(try store.undo(of: user, at: Timestamp(millisecondsSince1970: 2)).model == .empty)
         #expect(try Self.applied(in: database.connection()).last == "9999_upgrade")
+    }
+
+    /// Journals written before `0004_revision_spans` read back whole at every version after
+    /// it: the revisions are copied into the rebuilt table and their spans indexed.
+    @Test func everyVersionWrittenBeforeTheRevisionSpansReadsBackAfterThem() throws {
+        let database = try TemporaryDatabase()
+        let before = Array(Migration.embedded.prefix { $0.name < "0004" })
+        #expect(before.map(\.name) == ["0001_journals", "0002_accounts", "0003_sessions_by_expiry"])
+        let users = [UUID(), UUID()]
+        var versions: [UUID: [Int: Model]] = [:]
+        var histories: [UUID: HistoryPage] = [:]
+        var random = RandomJournal(seed: 7)
+        do {
+            let store = try JournalStore(path: database.path, migrations: before)
+            for user in users {
+                var models: [Int: Model] = [0: .empty]
+                for step in 0..<40 {
+                    let commit: Commit
+                    if step % 7 == 6, (try? store.undo(of: user, at: random.tick())) != nil {
+                        commit = try store.redo(of: user, at: random.tick())
+                    } else if step % 11 == 10, let undone = try? store.undo(of: user, at: random.tick()) {
+                        commit = undone
+                    } else {
+                        commit = try store.apply(random.batch(for: store.head(of: user).model), to: user, at: random.tick())
+                    }
+                    models[commit.version] = commit.model
+                }
+                versions[user] = models
+                histories[user] = try store.history(of: user, limit: 100)
+            }
+        }
+        let store = try JournalStore(path: database.path, migrations: Migration.embedded)
+        let connection = try database.connection()
+        // Every ended revision has its span.
+        let counts = try [
+            "SELECT count(*) FROM dream_revisions WHERE until_version != \(JournalTables.live)",
+            "SELECT count(*) FROM dream_revision_spans",
+        ].map { try connection.statement($0).query { $0.int(0) }.first ?? 0 }
+        #expect(counts[0] == counts[1] && counts[0] > 0)
+        for user in users {
+            for (version, model) in versions[user] ?? [:] {
+                #expect(try store.model(of: user, at: version).model == model, "version \(version)")
+            }
+            #expect(try store.history(of: user, limit: 100) == histories[user])
+            // Writing goes on from where it was, and what was there stays readable.
+            let head = try store.head(of: user)
+            let next = try store.apply(random.batch(for: head.model), to: user, at: random.tick())
+            #expect(try store.undo(of: user, at: random.tick()).model == head.model)
+            #expect(try store.model(of: user, at: next.version).model == next.model)
+            #expect(try store.model(of: user, at: 1).model == versions[user]?[1])
+        }
     }
 
     @Test func aBrokenMigrationRollsBackWhole() throws {

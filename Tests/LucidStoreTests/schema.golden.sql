@@ -1,4 +1,13 @@
+CREATE VIRTUAL TABLE dream_revision_spans USING rtree_i32 (
+    id,
+    journal_min, journal_max,
+    from_version, until_version
+);
+CREATE TABLE "dream_revision_spans_node"(nodeno INTEGER PRIMARY KEY,data);
+CREATE TABLE "dream_revision_spans_parent"(nodeno INTEGER PRIMARY KEY,parentnode);
+CREATE TABLE "dream_revision_spans_rowid"(rowid INTEGER PRIMARY KEY,nodeno);
 CREATE TABLE dream_revisions (
+    id            INTEGER PRIMARY KEY,
     user_id       TEXT    NOT NULL,
     dream_id      TEXT    NOT NULL,
     from_version  INTEGER NOT NULL,
@@ -13,11 +22,24 @@ CREATE TABLE dream_revisions (
     dreamt_on     TEXT    NOT NULL,
     created_at    INTEGER NOT NULL,
     updated_at    INTEGER NOT NULL,
-    PRIMARY KEY (user_id, dream_id, from_version),
+    UNIQUE (user_id, dream_id, from_version),
     CHECK (from_version < until_version)
 ) STRICT;
 CREATE INDEX dream_revisions_by_from ON dream_revisions (user_id, from_version);
 CREATE INDEX dream_revisions_by_until ON dream_revisions (user_id, until_version, order_key);
+CREATE INDEX dream_revisions_live_by_from ON dream_revisions (user_id, from_version)
+WHERE until_version = 9223372036854775807;
+CREATE TRIGGER dream_revisions_span_ends AFTER UPDATE OF until_version ON dream_revisions
+WHEN OLD.until_version = 9223372036854775807 AND NEW.until_version != 9223372036854775807 BEGIN
+    INSERT OR IGNORE INTO journals (user_id) VALUES (NEW.user_id);
+    INSERT INTO dream_revision_spans (id, journal_min, journal_max, from_version, until_version)
+    SELECT NEW.id, number, number, min(NEW.from_version, 2147483647), min(NEW.until_version, 2147483647)
+    FROM journals WHERE user_id = NEW.user_id;
+END;
+CREATE TABLE journals (
+    number  INTEGER PRIMARY KEY,
+    user_id TEXT    NOT NULL UNIQUE
+) STRICT;
 CREATE TABLE schema_migrations (
     name       TEXT    PRIMARY KEY,
     applied_at INTEGER NOT NULL DEFAULT (unixepoch())

@@ -34,41 +34,37 @@ struct Configuration: Equatable {
         ("--host", "LUCID_HOST", { $0.host = $1; return !$1.isEmpty }),
         ("--port", "LUCID_PORT", { config, text in UInt16(text).map { config.port = $0 } != nil }),
         ("--database", "LUCID_DATABASE", { $0.database = $1; return !$1.isEmpty }),
-        ("--threads", "LUCID_THREADS", { config, text in
-            Int(text).flatMap { (1...256).contains($0) ? $0 : nil }.map { config.threads = $0 } != nil
-        }),
-        ("--max-body-bytes", "LUCID_MAX_BODY_BYTES", { config, text in
-            Int(text).flatMap { (1024...(64 << 20)).contains($0) ? $0 : nil }.map { config.maxBodyBytes = $0 } != nil
-        }),
+        ("--threads", "LUCID_THREADS", integer(\.threads, in: 1...256)),
+        ("--max-body-bytes", "LUCID_MAX_BODY_BYTES", integer(\.maxBodyBytes, in: 1024...(64 << 20))),
         ("--registration", "LUCID_REGISTRATION", { config, text in
             APIConfiguration.Registration(rawValue: text).map { config.registration = $0 } != nil
         }),
         ("--max-connections", "LUCID_MAX_CONNECTIONS", { config, text in
             if text == "auto" { config.maxConnections = nil; return true }
-            return Int(text).flatMap { (16...1_000_000).contains($0) ? $0 : nil }.map { config.maxConnections = $0 } != nil
+            return integer(\.maxConnections, in: 16...1_000_000)(&config, text)
         }),
-        ("--max-connections-per-address", "LUCID_MAX_CONNECTIONS_PER_ADDRESS", { config, text in
-            Int(text).flatMap { (1...1_000_000).contains($0) ? $0 : nil }.map { config.maxConnectionsPerAddress = $0 } != nil
-        }),
-        ("--header-timeout", "LUCID_HEADER_TIMEOUT", { config, text in
-            Int(text).flatMap { (1...3600).contains($0) ? $0 : nil }.map { config.headerTimeout = $0 } != nil
-        }),
-        ("--body-timeout", "LUCID_BODY_TIMEOUT", { config, text in
-            Int(text).flatMap { (1...3600).contains($0) ? $0 : nil }.map { config.bodyTimeout = $0 } != nil
-        }),
-        ("--idle-timeout", "LUCID_IDLE_TIMEOUT", { config, text in
-            Int(text).flatMap { (1...3600).contains($0) ? $0 : nil }.map { config.idleTimeout = $0 } != nil
-        }),
-        ("--max-concurrent-hashes", "LUCID_MAX_CONCURRENT_HASHES", { config, text in
-            Int(text).flatMap { (1...256).contains($0) ? $0 : nil }.map { config.concurrentHashes = $0 } != nil
-        }),
-        ("--session-cache-entries", "LUCID_SESSION_CACHE_ENTRIES", { config, text in
-            Int(text).flatMap { (1...10_000_000).contains($0) ? $0 : nil }.map { config.sessionCacheEntries = $0 } != nil
-        }),
-        ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", { config, text in
-            Int(text).flatMap { ((1 << 20)...(1 << 44)).contains($0) ? $0 : nil }.map { config.headCacheBytes = $0 } != nil
-        }),
+        ("--max-connections-per-address", "LUCID_MAX_CONNECTIONS_PER_ADDRESS", integer(\.maxConnectionsPerAddress, in: 1...1_000_000)),
+        ("--header-timeout", "LUCID_HEADER_TIMEOUT", integer(\.headerTimeout, in: 1...3600)),
+        ("--body-timeout", "LUCID_BODY_TIMEOUT", integer(\.bodyTimeout, in: 1...3600)),
+        ("--idle-timeout", "LUCID_IDLE_TIMEOUT", integer(\.idleTimeout, in: 1...3600)),
+        ("--max-concurrent-hashes", "LUCID_MAX_CONCURRENT_HASHES", integer(\.concurrentHashes, in: 1...256)),
+        ("--session-cache-entries", "LUCID_SESSION_CACHE_ENTRIES", integer(\.sessionCacheEntries, in: 1...10_000_000)),
+        ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", integer(\.headCacheBytes, in: (1 << 20)...(1 << 44))),
     ]
+
+    /// Reads a whole number within `range` into the setting at `key`.
+    private static func integer(
+        _ key: WritableKeyPath<Configuration, Int> & Sendable, in range: ClosedRange<Int>
+    ) -> @Sendable (inout Configuration, String) -> Bool {
+        { config, text in Int(text).flatMap { range.contains($0) ? $0 : nil }.map { config[keyPath: key] = $0 } != nil }
+    }
+
+    /// Reads a whole number within `range` into the optional setting at `key`.
+    private static func integer(
+        _ key: WritableKeyPath<Configuration, Int?> & Sendable, in range: ClosedRange<Int>
+    ) -> @Sendable (inout Configuration, String) -> Bool {
+        { config, text in Int(text).flatMap { range.contains($0) ? $0 : nil }.map { config[keyPath: key] = $0 } != nil }
+    }
 
     /// Reads `arguments` (after `serve`) over `environment`.
     init(arguments: [String], environment: [String: String]) throws(Invalid) {

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -100,6 +101,9 @@ final class Daemon {
         MHD_stop_daemon(handle)
         watchdog.stop()
         shared.lingerer.stop()
+        // A worker still finishing an abandoned answer holds the application; give it the
+        // grace period again before letting go.
+        shared.pool.awaitWorkers(until: Date(timeIntervalSinceNow: Double(grace.components.seconds) + 1))
         // No callback can run any more: drop the daemon's +1 on the context.
         context.release()
     }

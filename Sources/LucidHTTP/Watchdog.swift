@@ -9,8 +9,10 @@ final class Watchdog: Sendable {
     private let stopped = Atomic<Bool>(false)
 
     init(_ context: ServerContext) {
-        let thread = Thread { [self] in
-            while !stopped.load(ordering: .relaxed) {
+        // Weak: once the server lets go of the context, nothing here keeps the application
+        // (and its database) alive.
+        let thread = Thread { [self, weak context] in
+            while !stopped.load(ordering: .relaxed), let context {
                 let now = MonotonicClock.now
                 _ = context.connections.cutOverdue(at: now)
                 context.pool.expire(at: now)

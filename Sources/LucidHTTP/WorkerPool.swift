@@ -24,6 +24,8 @@ final class WorkerPool: @unchecked Sendable {
     private var nextLane = 0
     private var closed = false
     private var busy = 0
+    /// Worker threads that have not ended yet.
+    private var living = 0
 
     private struct LaneState {
         let lane: Lane
@@ -38,6 +40,7 @@ final class WorkerPool: @unchecked Sendable {
     /// Starts `workers` threads serving `lanes`.
     init(workers: Int, lanes: [Lane]) {
         self.lanes = lanes.map { LaneState(lane: $0) }
+        living = workers
         for index in 0..<workers {
             let thread = Thread { [self] in work() }
             thread.name = "lucid-worker-\(index)"
@@ -85,6 +88,19 @@ final class WorkerPool: @unchecked Sendable {
         for job in queued { job.refuse(.stopping) }
     }
 
+    /// Waits until every worker has ended (after ``close()``), at most until `deadline`, so
+    /// that no worker still holds a job, and through it the application, once the server
+    /// says it has stopped. Returns whether they all ended.
+    @discardableResult
+    func awaitWorkers(until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while living > 0 {
+            if !condition.wait(until: deadline) { return living == 0 }
+        }
+        return true
+    }
+
     /// Whether no job is queued or running.
     var isIdle: Bool {
         condition.lock()
@@ -116,6 +132,8 @@ final class WorkerPool: @unchecked Sendable {
             if closed { break }
             condition.wait()
         }
+        living -= 1
+        condition.broadcast()
         condition.unlock()
     }
 

@@ -50,6 +50,19 @@ final class DatabaseLock: Sendable {
         }
     }
 
+    /// Takes the exclusive lock on `descriptor`, trying for up to a second: a lock can be
+    /// held for a moment by a process that is not a server at all, such as a child being
+    /// spawned by this one while it still shares the descriptor of a store just closed.
+    private static func lock(_ descriptor: Int32) -> Int32 {
+        for _ in 0..<100 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return 0 }
+            guard errno == EWOULDBLOCK else { return -1 }
+            usleep(10_000)
+        }
+        errno = EWOULDBLOCK
+        return -1
+    }
+
     /// Claims the database at `database` for this process; `.inUse` if another process has it.
     static func claim(_ database: String) throws(StoreOpeningError) -> DatabaseLock {
         let path = database + "-lock"
@@ -69,7 +82,7 @@ final class DatabaseLock: Sendable {
                 held[identity] = entry
                 return DatabaseLock(identity)
             }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            guard lock(descriptor) == 0 else {
                 let code = errno
                 close(descriptor)
                 if code == EWOULDBLOCK { throw .inUse(database) }

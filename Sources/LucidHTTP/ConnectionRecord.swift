@@ -19,7 +19,7 @@ enum MonotonicClock {
 /// time would keep a connection forever; the deadline here is not, and ``Watchdog`` cuts a
 /// connection that misses it.
 final class ConnectionRecord: Sendable {
-    /// The connection's socket. Valid while the record is in a ``ConnectionRegistry``:
+    /// The connection's socket. Valid while the record is in the registry of open connections:
     /// libmicrohttpd removes it (notify-closed) before it closes the socket.
     let socket: Int32
     /// When the current phase must be over, in ``MonotonicClock`` milliseconds; 0: no deadline.
@@ -38,38 +38,20 @@ final class ConnectionRecord: Sendable {
     }
 }
 
-/// The open connections, so that the watchdog can find the ones past their deadline.
-final class ConnectionRegistry: Sendable {
-    private let records = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
-
-    func add(_ record: ConnectionRecord) {
-        records.withLock { $0[ObjectIdentifier(record)] = record }
-    }
-
-    func remove(_ record: ConnectionRecord) {
-        _ = records.withLock { $0.removeValue(forKey: ObjectIdentifier(record)) }
-    }
-
-    /// The number of open connections.
-    var count: Int { records.withLock { $0.count } }
-
-    /// Shuts down the socket of every connection past its deadline at `now`, and returns how
-    /// many. Under the lock, so no socket is shut down after libmicrohttpd has closed it (its
-    /// number may already belong to someone else). libmicrohttpd then sees the end of the
-    /// stream on its own thread and closes the connection the usual way.
-    func cutOverdue(at now: Int64) -> Int {
-        records.withLock { records in
-            var cut = 0
-            for record in records.values {
-                let deadline = record.deadline.load(ordering: .relaxed)
-                guard deadline != 0, deadline <= now else { continue }
-                // Only if the I/O thread has not moved the connection to its next phase meanwhile.
-                guard record.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged
-                else { continue }
-                shutdown(record.socket, Int32(SHUT_RDWR))
-                cut += 1
-            }
-            return cut
+extension Registry<ConnectionRecord> {
+    /// Shuts down the socket of every connection past its deadline at `now`. Under the
+    /// registry's lock, so no socket is shut down after libmicrohttpd has closed it (its number
+    /// may already belong to someone else): libmicrohttpd removes a record before it closes
+    /// the socket. It then sees the end of the stream on its own thread and closes the
+    /// connection the usual way.
+    func cutOverdue(at now: Int64) {
+        forEachLocked { record in
+            let deadline = record.deadline.load(ordering: .relaxed)
+            guard deadline != 0, deadline <= now else { return }
+            // Only if the I/O thread has not moved the connection to its next phase meanwhile.
+            guard record.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged
+            else { return }
+            shutdown(record.socket, Int32(SHUT_RDWR))
         }
     }
 }

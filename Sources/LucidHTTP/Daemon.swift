@@ -92,7 +92,7 @@ final class Daemon {
         // never ran), the ones still running are closed unanswered (they may or may not
         // take effect). Late answers from workers are dropped.
         shared.pool.close()
-        shared.exchanges.abandonWaiting()
+        for exchange in shared.exchanges.all { exchange.abandon() }
         let sent = clock.now.advanced(by: .seconds(1))
         while !shared.exchanges.isEmpty && clock.now < sent {
             usleep(1_000)

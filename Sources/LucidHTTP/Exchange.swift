@@ -169,24 +169,3 @@ final class Exchange: Job, @unchecked Sendable {
         deliver(context.application.refuse(head, because: reason))
     }
 }
-
-/// The exchanges that have been answered or handed to the pool and whose request has not
-/// completed: what `stop()` waits for, and answers if they take too long.
-final class ExchangeRegistry: Sendable {
-    private let exchanges = Mutex<[ObjectIdentifier: Exchange]>([:])
-
-    func add(_ exchange: Exchange) {
-        exchanges.withLock { $0[ObjectIdentifier(exchange)] = exchange }
-    }
-
-    func remove(_ exchange: Exchange) {
-        _ = exchanges.withLock { $0.removeValue(forKey: ObjectIdentifier(exchange)) }
-    }
-
-    var isEmpty: Bool { exchanges.withLock { $0.isEmpty } }
-
-    /// Closes every connection still waiting for its answer, without one.
-    func abandonWaiting() {
-        for exchange in exchanges.withLock({ Array($0.values) }) { exchange.abandon() }
-    }
-}

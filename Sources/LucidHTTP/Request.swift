@@ -3,7 +3,7 @@
 public struct Request: Sendable {
     /// The method as sent by the client, e.g. `"GET"`, `"HEAD"`, `"POST"`.
     public var method: String
-    /// The URL path without the query, as libmicrohttpd gives it (percent-escapes already decoded).
+    /// The URL path without the query, percent-decoded by its length (a `%00` stays in it as a NUL).
     public var path: String
     /// Query arguments in the order sent, percent-escapes decoded; an argument without `=` has an empty value.
     public var query: [(name: String, value: String)]

@@ -39,7 +39,8 @@ public struct ServerConfiguration: Sendable {
     /// is drained (read and discarded) for at most this long and ``lingerBytes``, so the
     /// client reads the answer instead of a reset.
     public var lingerSeconds: Int
-    /// The most bytes drained from one connection after an early answer.
+    /// The most bytes drained from one connection after an early answer, and the most read
+    /// and dropped past the limit of a chunked body before the connection is cut.
     public var lingerBytes: Int
     /// The most request-body bytes held in memory at once, over all connections; a body that
     /// would pass it is refused (503) rather than read. `nil`: an eighth of physical memory,

@@ -6,9 +6,9 @@ final class ServerContext: Sendable {
     let application: any HTTPApplication
     let configuration: ServerConfiguration
     let pool: WorkerPool
-    let connections = ConnectionRegistry()
+    let connections = Registry<ConnectionRecord>()
     /// Requests answered or handed to the pool and not completed: what `stop()` waits for.
-    let exchanges = ExchangeRegistry()
+    let exchanges = Registry<Exchange>()
     let lingerer: Lingerer
     /// Body bytes that may still be buffered, over all requests (see
     /// ``ServerConfiguration/maxBufferedBodyBytes``).

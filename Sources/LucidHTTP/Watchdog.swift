@@ -14,7 +14,7 @@ final class Watchdog: Sendable {
         let thread = Thread { [self, weak context] in
             while !stopped.load(ordering: .relaxed), let context {
                 let now = MonotonicClock.now
-                _ = context.connections.cutOverdue(at: now)
+                context.connections.cutOverdue(at: now)
                 context.pool.expire(at: now)
                 _ = wake.wait(timeout: .now() + .milliseconds(250))
             }

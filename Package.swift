@@ -82,7 +82,7 @@ let package = Package(
             path: "Sources/BenchStore"
         ),
 
-        // Seeded random journals for the property tests and the benchmark.
+        // Seeded random journals for the property tests and the benchmark, and real threads for tests.
         .target(name: "LucidTestSupport", dependencies: ["LucidModel"], path: "Tests/LucidTestSupport"),
         .testTarget(name: "LucidModelTests", dependencies: ["LucidModel", "LucidTestSupport"]),
         .testTarget(
@@ -95,7 +95,9 @@ let package = Package(
         .testTarget(name: "LucidHTTPTests", dependencies: ["LucidHTTP", "LucidHTTPTesting"]),
         .testTarget(
             name: "LucidAPITests",
-            dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidModel", "LucidCrypto", "LucidHTTPTesting"]
+            dependencies: [
+                "LucidAPI", "LucidHTTP", "LucidStore", "LucidModel", "LucidCrypto", "LucidHTTPTesting", "LucidTestSupport",
+            ]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
     ],

@@ -96,6 +96,40 @@ let bytesPerEdit = Double(after - before) / Double(edits)
 print(String(format: "bytes per one-dream edit at 10,000 dreams: %.0f (%d edits, database %d → %d bytes)",
              bytesPerEdit, edits, before, after))
 
+// Idempotency keys: a keyed edit also keeps its answer (a dream's JSON, about 400 bytes, as
+// `PATCH /v1/dreams/{id}` answers) in the same transaction. Plain and keyed edits of the big
+// journal interleave, so both see the same noise.
+var keyCount = 0
+let answerBody = Array(String(repeating: "x", count: 400).utf8)
+let keyedEdit: @MainActor (UUID, UUID) throws -> Void = { user, id in
+    keyCount += 1
+    let request = KeyedRequest(key: "bench-\(keyCount)", fingerprint: Array(repeating: 7, count: 32), at: tick())
+    let receipt = Receipt(for: request) { commit in
+        KeptAnswer(status: 200, headers: [.init(name: "ETag", value: "\"\(commit.version)\"")], body: answerBody)
+    }
+    let changes = DreamChanges(description: "Keyed edit \(keyCount): a lantern on the stairs.")
+    _ = try store.apply([.updateDream(id: id, changes: changes, at: tick())], to: user, at: tick(), keeping: receipt)
+}
+let keyedBefore = try store.databaseBytes()
+for round in 0..<edits {
+    try keyedEdit(big.user, big.ids[(round * 7919) % big.ids.count])
+}
+let keyedBytesPerEdit = Double(try store.databaseBytes() - keyedBefore) / Double(edits)
+var plainTimes: [Double] = [], keyedTimes: [Double] = []
+for round in 0..<edits {
+    let id = big.ids[(round * 7919) % big.ids.count]
+    var start = clockSource.now
+    try edit(big.user, id, round)
+    plainTimes.append(seconds(clockSource.now - start))
+    start = clockSource.now
+    try keyedEdit(big.user, id)
+    keyedTimes.append(seconds(clockSource.now - start))
+}
+print(String(format: "idempotency key per write at 10,000 dreams: %.0f bytes per keyed edit vs %.0f plain (+%.0f); ",
+             keyedBytesPerEdit, bytesPerEdit, keyedBytesPerEdit - bytesPerEdit)
+    + "median \(format(median(keyedTimes))) keyed vs \(format(median(plainTimes))) plain; "
+    + "ratio \(String(format: "%.2f", median(keyedTimes) / median(plainTimes)))")
+
 let (_, _) = try measure("one-dream edit", edit)
 let (_, _) = try measure("undo", { user, _, _ in _ = try store.undo(of: user, at: tick()) })
 let (_, _) = try measure("move to the front", { user, _, round in

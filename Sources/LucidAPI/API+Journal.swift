@@ -27,12 +27,17 @@ extension API {
         return versions.contains(current) ? current : first
     }
 
-    /// Applies one action sent through a REST route by `user`, with the route's If-Match.
-    private func change(_ call: Call, by user: User, _ action: Action) throws(Problem) -> Commit {
+    /// Applies `actions` as one change of `user`'s journal, with the request's If-Match, and
+    /// answers with `render` of the commit (kept for retries if the request has a key).
+    private func change(
+        _ call: Call, by user: User, _ actions: [Action], at now: Timestamp? = nil, locate: (Int) -> String = { _ in "" },
+        render: @escaping (Commit) -> Response
+    ) throws(Problem) -> Response {
         let expected = try expectedVersion(call, of: user)
-        return try journal(locate: { _ in "" }) { () throws(JournalError) in
-            try journals.apply([action], to: user.id, at: environment.now(), expecting: expected)
-        }
+        let now = now ?? environment.now()
+        return try keyed(call, { (receipt) throws(JournalError) in
+            try journals.apply(actions, to: user.id, at: now, expecting: expected, keeping: receipt)
+        }, locate: locate, render: render)
     }
 
     func model(_ call: inout Call) throws(Problem) -> Response {
@@ -74,10 +79,11 @@ extension API {
         let input = reader.newDream(try call.jsonBody(), at: "")
         guard let input, reader.errors.isEmpty else { throw reader.problem }
         let dream = input.dream(createdAt: environment.now(), newID: environment.newID)
-        // The reader has already checked the dream against the reducer's rules.
-        let commit = try change(call, by: user, .addDream(dream))
         let location = "/v1/dreams/\(dream.id.uuidString.lowercased())"
-        return Reply.json(dream, status: 201, version: commit.version, headers: [("Location", location)])
+        // The reader has already checked the dream against the reducer's rules.
+        return try change(call, by: user, [.addDream(dream)]) { commit in
+            Reply.json(dream, status: 201, version: commit.version, headers: [("Location", location)])
+        }
     }
 
     func dream(_ call: inout Call) throws(Problem) -> Response {
@@ -96,15 +102,15 @@ extension API {
         var reader = FieldReader()
         let changes = reader.changes(body, at: "")
         guard let changes, reader.errors.isEmpty else { throw reader.problem }
-        let commit = try change(call, by: user, .updateDream(id: id, changes: changes, at: environment.now()))
-        guard let dream = commit.model.dream(id) else { throw Problem.refused(.dreamNotFound(id), at: "") }
-        return Reply.json(dream, version: commit.version)
+        return try change(call, by: user, [.updateDream(id: id, changes: changes, at: environment.now())]) { commit in
+            // An update that went through leaves the dream in the model.
+            commit.model.dream(id).map { Reply.json($0, version: commit.version) } ?? Reply.noContent(version: commit.version)
+        }
     }
 
     func deleteDream(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
-        let commit = try change(call, by: user, .deleteDream(id: try call.dreamID()))
-        return Reply.noContent(version: commit.version)
+        return try change(call, by: user, [.deleteDream(id: try call.dreamID())]) { Reply.noContent(version: $0.version) }
     }
 
     func favoriteCreature(_ call: inout Call) throws(Problem) -> Response {
@@ -120,8 +126,9 @@ extension API {
         let members = reader.object(try call.jsonBody(), at: "", allowed: ["creature"]) ?? [:]
         let creature = reader.required(members, "creature", at: "") { $0.creature($1, at: $2) }
         guard let creature, reader.errors.isEmpty else { throw reader.problem }
-        let commit = try change(call, by: user, .setFavoriteCreature(creature))
-        return Reply.object(version: commit.version) { $0.key("creature"); $0.value(commit.model.favoriteCreature) }
+        return try change(call, by: user, [.setFavoriteCreature(creature)]) { commit in
+            Reply.object(version: commit.version) { $0.key("creature"); $0.value(commit.model.favoriteCreature) }
+        }
     }
 
     /// The most actions one batch may hold.
@@ -145,36 +152,37 @@ extension API {
         }
         guard reader.errors.isEmpty else { throw reader.problem }
 
-        let expected = try expectedVersion(call, of: user)
         let now = environment.now()
         let actions = requests.map { $0.stamped(at: now, newID: environment.newID) }
-        let commit = try journal(locate: { "/actions/\($0)" }) { () throws(JournalError) in
-            try journals.apply(actions, to: user.id, at: now, expecting: expected)
-        }
-        return Reply.json(VersionedDiff(version: commit.version, diff: commit.diff), version: commit.version)
+        return try change(call, by: user, actions, at: now, locate: { "/actions/\($0)" }, render: Self.versionedDiff)
     }
 
     func undo(_ call: inout Call) throws(Problem) -> Response {
-        try step(&call) { (user, now, expected) throws(JournalError) in
-            try journals.undo(of: user, at: now, expecting: expected)
+        try step(&call) { (user, now, expected, receipt) throws(JournalError) in
+            try journals.undo(of: user, at: now, expecting: expected, keeping: receipt)
         }
     }
 
     func redo(_ call: inout Call) throws(Problem) -> Response {
-        try step(&call) { (user, now, expected) throws(JournalError) in
-            try journals.redo(of: user, at: now, expecting: expected)
+        try step(&call) { (user, now, expected, receipt) throws(JournalError) in
+            try journals.redo(of: user, at: now, expecting: expected, keeping: receipt)
         }
     }
 
     /// An undo or redo: `{version, diff}` of the version it appends.
     private func step(
-        _ call: inout Call, _ operation: (UUID, Timestamp, Int?) throws(JournalError) -> Commit
+        _ call: inout Call, _ operation: (UUID, Timestamp, Int?, Receipt?) throws(JournalError) -> Commit
     ) throws(Problem) -> Response {
         let user = try authenticate(&call)
         let expected = try expectedVersion(call, of: user)
         let now = environment.now()
-        let commit = try journal { () throws(JournalError) in try operation(user.id, now, expected) }
-        return Reply.json(VersionedDiff(version: commit.version, diff: commit.diff), version: commit.version)
+        return try keyed(call, { (receipt) throws(JournalError) in try operation(user.id, now, expected, receipt) },
+                         render: Self.versionedDiff)
+    }
+
+    /// The answer of a batch, an undo or a redo: the version and the diff that reached it.
+    static func versionedDiff(_ commit: Commit) -> Response {
+        Reply.json(VersionedDiff(version: commit.version, diff: commit.diff), version: commit.version)
     }
 
     /// What a client that has seen version `since` must apply to reach the current version.

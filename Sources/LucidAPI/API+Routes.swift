@@ -12,7 +12,7 @@ extension API {
 
         router.add("POST", "/v1/users", .credentials) { api, call throws(Problem) in try api.register(&call) }
         router.add("POST", "/v1/sessions", .credentials) { api, call throws(Problem) in try api.signIn(&call) }
-        router.add("DELETE", "/v1/sessions/current") { api, call throws(Problem) in try api.signOut(&call) }
+        router.add("DELETE", "/v1/sessions/current", keepsAnswers: false) { api, call throws(Problem) in try api.signOut(&call) }
         router.add("GET", "/v1/me") { api, call throws(Problem) in Reply.json(try api.authenticate(&call)) }
 
         router.add("GET", "/v1/model") { api, call throws(Problem) in try api.model(&call) }
@@ -26,6 +26,9 @@ extension API {
         router.add("POST", "/v1/actions") { api, call throws(Problem) in try api.applyActions(&call) }
         router.add("POST", "/v1/undo") { api, call throws(Problem) in try api.undo(&call) }
         router.add("POST", "/v1/redo") { api, call throws(Problem) in try api.redo(&call) }
+        // The design card's words: the same operations as their /v1/ forms.
+        router.add("POST", "/undo") { api, call throws(Problem) in try api.undo(&call) }
+        router.add("POST", "/redo") { api, call throws(Problem) in try api.redo(&call) }
         router.add("GET", "/v1/changes") { api, call throws(Problem) in try api.changes(&call) }
         router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(&call) }
         router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(&call) }

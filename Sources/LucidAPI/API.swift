@@ -27,18 +27,26 @@ public struct APIConfiguration: Sendable {
     public var sessionCacheCapacity: Int = 100_000
     /// Seconds between deletions of expired sessions from the database; 0 never deletes them.
     public var sessionSweepSeconds: Int = 60
+    /// How long the answer to a request with an `Idempotency-Key` is kept for its retries,
+    /// in seconds: a day by default, as Stripe keeps them.
+    public var idempotencyKeyLifetime: Int = 86_400
+    /// Seconds between deletions of expired idempotency keys; 0 never deletes them.
+    public var keySweepSeconds: Int = 60
 
     /// Settings with the defaults of `lucid serve`.
     public init(
         registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20,
         concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10),
-        sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60
+        sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60, idempotencyKeyLifetime: Int = 86_400,
+        keySweepSeconds: Int = 60
     ) {
         self.registration = registration
         self.passwordCost = passwordCost
         self.maxBodyBytes = maxBodyBytes
         self.sessionCacheCapacity = sessionCacheCapacity
         self.sessionSweepSeconds = sessionSweepSeconds
+        self.idempotencyKeyLifetime = idempotencyKeyLifetime
+        self.keySweepSeconds = keySweepSeconds
         self.concurrentHashes = concurrentHashes
         self.hashQueueTimeout = hashQueueTimeout
     }
@@ -76,6 +84,8 @@ struct Call {
     var user: User?
     /// The hash of the checked bearer token.
     var tokenHash: String?
+    /// Set for a mutation sent with an idempotency key, once the key is claimed.
+    var keyed: KeyedRequest?
 }
 
 /// The Lucid HTTP API: routes each request to a handler and turns every outcome,
@@ -88,14 +98,18 @@ public final class API: Sendable {
     let hasher: PasswordHasher
     let sessions: SessionCache
     /// Deletes expired sessions from the database every `sessionSweepSeconds`.
-    let sweeper: ExpiredSessionSweeper
+    let sessionSweeper: Sweeper
+    /// Deletes expired idempotency keys every `keySweepSeconds`.
+    let keySweeper: Sweeper
+    /// The idempotency keys of requests running now.
+    let runningKeys = RunningKeys()
     /// Failed sign-ins per network and username, per network, and per username.
     let throttle: Mutex<LoginThrottle>
     /// A hash to check passwords of unknown usernames against, so they cost as much as known
     /// ones: shaped as this hasher's, matched by no password.
     let dummyHash: String
     let router: Router
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
 
     /// The API over these stores; `log` receives one line per request.
     public init(
@@ -108,8 +122,14 @@ public final class API: Sendable {
         self.environment = environment
         self.hasher = PasswordHasher(cost: configuration.passwordCost)
         self.sessions = SessionCache(capacity: configuration.sessionCacheCapacity)
-        self.sweeper = ExpiredSessionSweeper(
-            accounts: accounts, now: environment.now, every: configuration.sessionSweepSeconds, log: log)
+        self.sessionSweeper = Sweeper(
+            "expired sessions", every: configuration.sessionSweepSeconds, cutoff: environment.now,
+            delete: { try accounts.deleteExpiredSessions(at: $0, limit: $1) }, log: log)
+        let lifetime = Int64(configuration.idempotencyKeyLifetime) * 1000
+        self.keySweeper = Sweeper(
+            "expired idempotency keys", every: configuration.keySweepSeconds,
+            cutoff: { [now = environment.now] in Timestamp(millisecondsSince1970: now().millisecondsSince1970 - lifetime) },
+            delete: { try journals.deleteKeys(usedBefore: $0, limit: $1) }, log: log)
         self.throttle = Mutex(LoginThrottle())
         self.dummyHash = hasher.decoy()
         self.router = Self.routes
@@ -174,6 +194,9 @@ public final class API: Sendable {
         switch router.match(method: call.request.method, path: call.request.path) {
         case .found(let route, let parameters):
             call = Call(request: call.request, parameters: parameters, requestID: call.requestID)
+            if route.keepsAnswers, let key = try Self.idempotencyKey(of: call.request) {
+                return try runOnce(key, &call, route.handler)
+            }
             return try route.handler(self, &call)
         case .wrongMethod(let allowed):
             throw Problem(.methodNotAllowed, "\(call.request.method) is not allowed here.",

@@ -118,6 +118,7 @@ extension API {
     /// The signed-in user, from `Authorization: Bearer <token>`; 401 for anything else.
     /// Also records the token's hash in `call`, for signing out.
     func authenticate(_ call: inout Call) throws(Problem) -> User {
+        if let user = call.user, call.tokenHash != nil { return user }
         guard let header = call.request.header("authorization") else { throw Self.signInFirst }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", SessionToken.isWellFormed(String(parts[1])) else {

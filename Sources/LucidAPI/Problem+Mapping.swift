@@ -28,7 +28,9 @@ extension Problem {
             return Problem(.preconditionFailed, "If-Match named version \(expected), but the journal is at version \(actual).",
                            headers: [("ETag", "\"\(actual)\"")])
         case .rejected(let batch):
-            return refused(batch.error, at: locate(batch.index))
+            var problem = refused(batch.error, at: locate(batch.index))
+            problem.concernsJournal = true
+            return problem
         case .nothingToUndo:
             return Problem(.nothingToUndo, "Every change in this journal is already undone.")
         case .nothingToRedo:

@@ -19,6 +19,8 @@ public struct Problem: Error, Sendable {
         case nothingToUndo = "nothing-to-undo"
         case nothingToRedo = "nothing-to-redo"
         case tooManyAttempts = "too-many-attempts"
+        case idempotencyKeyReused = "idempotency-key-reused"
+        case idempotencyKeyInProgress = "idempotency-key-in-progress"
         case unavailable
         case `internal`
 
@@ -32,8 +34,8 @@ public struct Problem: Error, Sendable {
             case .preconditionFailed: 412
             case .payloadTooLarge: 413
             case .unsupportedMediaType: 415
-            case .validationFailed: 422
-            case .usernameTaken, .dreamExists, .nothingToUndo, .nothingToRedo: 409
+            case .validationFailed, .idempotencyKeyReused: 422
+            case .usernameTaken, .dreamExists, .nothingToUndo, .nothingToRedo, .idempotencyKeyInProgress: 409
             case .tooManyAttempts: 429
             case .unavailable: 503
             case .internal: 500
@@ -56,6 +58,8 @@ public struct Problem: Error, Sendable {
             case .nothingToUndo: "Nothing to undo"
             case .nothingToRedo: "Nothing to redo"
             case .tooManyAttempts: "Too many attempts"
+            case .idempotencyKeyReused: "Idempotency key reused"
+            case .idempotencyKeyInProgress: "Idempotency key in progress"
             case .unavailable: "Temporarily unavailable"
             case .internal: "Internal error"
             }
@@ -85,6 +89,9 @@ public struct Problem: Error, Sendable {
     /// internals. It must never hold a secret or dream text; SQLite messages name tables,
     /// columns and constraints, not the values bound to a statement.
     var logDetail: String?
+    /// Set when the journal's state refused the request (an unknown dream, an index past
+    /// the end): the same request may succeed later, so the answer is not kept for retries.
+    var concernsJournal = false
 
     /// A problem of `kind` explained by `detail`.
     public init(_ kind: Kind, _ detail: String, faults: [Fault] = [], headers: [(name: String, value: String)] = []) {

@@ -10,6 +10,10 @@ struct Router: Sendable {
         let pattern: String
         let segments: [Substring]
         let access: Access
+        /// Whether a request with an `Idempotency-Key` runs at most once and its retries get
+        /// its answer again: every signed-in mutation but signing out, which a retry cannot
+        /// repeat anyway (its token no longer signs anyone in).
+        let keepsAnswers: Bool
         let handler: Handler
     }
 
@@ -26,8 +30,15 @@ struct Router: Sendable {
     private(set) var routes: [Route] = []
 
     /// Adds `handler` for `method` on `pattern`, where `{name}` segments capture a parameter.
-    mutating func add(_ method: String, _ pattern: String, _ access: Access = .signedIn, _ handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern, segments: Self.split(pattern), access: access, handler: handler))
+    /// Signed-in mutations keep their answers for idempotency keys unless told otherwise.
+    mutating func add(
+        _ method: String, _ pattern: String, _ access: Access = .signedIn, keepsAnswers: Bool? = nil,
+        _ handler: @escaping Handler
+    ) {
+        let mutates = method != "GET" && method != "HEAD"
+        routes.append(Route(
+            method: method, pattern: pattern, segments: Self.split(pattern), access: access,
+            keepsAnswers: keepsAnswers ?? (mutates && access == .signedIn), handler: handler))
     }
 
     private static func split(_ path: String) -> [Substring] {

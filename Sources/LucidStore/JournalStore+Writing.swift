@@ -69,29 +69,62 @@ extension JournalStore {
     /// that holds the write has ended: the result is returned only once it is on disk, and
     /// if the group failed, every writer in it is told so. `body` changes the keys only
     /// after its last statement, so a write that throws leaves them as they were.
-    func write<T: Sendable>(
-        _ user: UUID, _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> T
-    ) throws(JournalError) -> T {
+    ///
+    /// A `receipt` keeps the answer in the same savepoint, so the version and the answer
+    /// are on disk together or not at all. A version the write adds becomes an event of
+    /// `kind` for the store's observers once its group has committed.
+    func write(
+        _ user: UUID, as kind: JournalEvent.Kind, at time: Timestamp, keeping receipt: Receipt?,
+        _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> Commit
+    ) throws(JournalError) -> Commit {
         // A journal not in memory is read before the writer lock is taken.
         let preload = heads.withLock { $0.head(of: user) } == nil ? preload(user) : nil
-        let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, CommitGroup?) in
+        let (outcome, group) = writer.withLock { (writer) -> (Result<(Commit, KeptAnswer?), JournalError>, CommitGroup?) in
             let group: CommitGroup
             do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
             do throws(JournalError) {
                 var head = try loaded(user, into: &writer, preload)
-                let value = try body(&head, &writer.keys[user]!, JournalTables(connection: writer.connection))
+                let commit = try body(&head, &writer.keys[user]!, JournalTables(connection: writer.connection))
+                let kept: KeptAnswer?
                 do throws(SQLiteError) {
+                    kept = try receipt?.keep(commit, of: user, in: KeyTables(connection: writer.connection))
                     try writer.keepWrite()
                 } catch {
-                    // The group failed; the keys already say what the rows do not.
+                    // The keys already say what the rows do not: they are read again.
                     writer.keys[user] = nil
                     throw .storage(error)
                 }
                 writer.tentative[user] = head
-                return (.success(value), group)
+                if commit.created {
+                    writer.events.append(
+                        JournalEvent(user: user, version: commit.version, kind: kind, diff: commit.diff, at: time))
+                }
+                return (.success((commit, kept)), group)
             } catch {
                 writer.undoWrite(after: error)
                 return (.failure(error), group)
+            }
+        }
+        if let group { try wait(for: group) }
+        let (commit, kept) = try outcome.get()
+        receipt?.settle(kept)
+        return commit
+    }
+
+    /// Runs `body` on the writer's connection inside the open write transaction, in a
+    /// savepoint, and returns once the group that holds it is on disk: for rows beside the
+    /// journals (kept answers) that ride on the same group commit as the versions.
+    func writeRows<T: Sendable>(_ body: (Connection) throws(SQLiteError) -> T) throws(JournalError) -> T {
+        let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, CommitGroup?) in
+            let group: CommitGroup
+            do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
+            do throws(SQLiteError) {
+                let value = try body(writer.connection)
+                try writer.keepWrite()
+                return (.success(value), group)
+            } catch {
+                writer.undoWrite(after: .storage(error))
+                return (.failure(.storage(error)), group)
             }
         }
         if let group { try wait(for: group) }
@@ -106,12 +139,14 @@ extension JournalStore {
         try writer.withLock { (writer) throws(JournalError) in
             // A group without an outcome is the open one: groups end only under this lock.
             if group.outcome == nil, writer.group === group {
-                writer.commit { published in
+                writer.commit { published, events in
                     commitCounts.record(published.keys)
-                    return heads.withLock { cache in
+                    let evicted = heads.withLock { cache in
                         for (user, head) in published { cache.insert(head, of: user) }
                         return cache.evict { _ in false }
                     }
+                    if !events.isEmpty { for observer in observers.withLock({ $0 }) { observer(events) } }
+                    return evicted
                 }
             }
             try (group.outcome ?? .failed(.rolledBack)).get()

@@ -18,6 +18,8 @@ public final class JournalStore: Sendable {
     let heads: Mutex<HeadCache>
     /// Counts of commits by bucket of journals, to check heads read without the writer lock.
     let commitCounts = CommitCounts()
+    /// Who hears of every new version (see ``observe(_:)``).
+    let observers = Mutex<[@Sendable ([JournalEvent]) -> Void]>([])
 
     /// How much memory the cached heads may take by default: 256 MiB.
     public static let defaultHeadCacheBytes = 256 << 20
@@ -101,11 +103,12 @@ public final class JournalStore: Sendable {
     /// Applies `actions` as one change: all of them, or none if any is refused. A change
     /// that leaves the model equal adds no version. `expecting` is the version the caller
     /// last saw; if the journal has moved on, nothing happens and `.versionMismatch` is thrown.
+    /// With a `receipt`, its answer is kept in the same transaction as the version.
     public func apply(
-        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil
+        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil, keeping receipt: Receipt? = nil
     ) throws(JournalError) -> Commit {
         let json = JournalTables.encode(actions)
-        return try write(user) { (head, keys, tables) throws(JournalError) in
+        return try write(user, as: .change, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
             try Self.check(expecting, against: head)
             let model: Model
             do throws(BatchError) { model = try head.model.reduced(by: actions) } catch { throw .rejected(error) }
@@ -130,8 +133,10 @@ public final class JournalStore: Sendable {
 
     /// Reverts the newest change not yet undone by adding a version whose model equals the
     /// model before that change. The change goes onto the redo stack.
-    public func undo(of user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
-        try write(user) { (head, keys, tables) throws(JournalError) in
+    public func undo(
+        of user: UUID, at time: Timestamp, expecting: Int? = nil, keeping receipt: Receipt? = nil
+    ) throws(JournalError) -> Commit {
+        try write(user, as: .undo, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
             try Self.check(expecting, against: head)
             guard let top = head.undoTop else { throw .nothingToUndo }
             return try Self.step(.undo, from: &head, keys: &keys, entry: top, of: user, at: time, in: tables)
@@ -140,8 +145,10 @@ public final class JournalStore: Sendable {
 
     /// Reapplies the newest undone change by adding a version whose model equals the model
     /// that change made. The change goes back onto the undo stack.
-    public func redo(of user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
-        try write(user) { (head, keys, tables) throws(JournalError) in
+    public func redo(
+        of user: UUID, at time: Timestamp, expecting: Int? = nil, keeping receipt: Receipt? = nil
+    ) throws(JournalError) -> Commit {
+        try write(user, as: .redo, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
             try Self.check(expecting, against: head)
             guard let top = head.redoTop else { throw .nothingToRedo }
             return try Self.step(.redo, from: &head, keys: &keys, entry: top, of: user, at: time, in: tables)

@@ -88,6 +88,13 @@ struct JournalTables {
         return try Self.all(rows, from: "versions")
     }
 
+    /// Versions after `after` up to and including `through`, oldest first.
+    func versions(of user: UUID, after: Int, through: Int) throws(SQLiteError) -> [VersionRow] {
+        try versions(
+            "WHERE user_id = ? AND version > ? AND version <= ? ORDER BY version",
+            [.text(user.uuidString), .integer(after), .integer(through)])
+    }
+
     private func versions(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [VersionRow] {
         let rows = try connection.statement("\(Self.versionColumns) \(clause)").query(values) { Self.versionRow($0) }
         return try Self.all(rows, from: "versions")

@@ -4,6 +4,7 @@ import CSQLite
 enum SQLValue: Sendable {
     case integer(Int64)
     case text(String)
+    case blob([UInt8])
     case null
 
     static func integer(_ value: Int) -> SQLValue { .integer(Int64(value)) }
@@ -83,6 +84,14 @@ final class Statement {
                 // An explicit byte count keeps text with NUL characters whole; SQLite copies it.
                 code = sqlite3_bind_text64(
                     handle, index, text, UInt64(text.utf8.count), lucid_sqlite_transient(), UInt8(SQLITE_UTF8))
+            case .blob(let bytes) where bytes.isEmpty:
+                // A NULL pointer would bind NULL: an empty blob is still a blob.
+                code = sqlite3_bind_zeroblob(handle, index, 0)
+            case .blob(let bytes):
+                // SQLite copies the bytes before returning.
+                code = bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_blob64(handle, index, buffer.baseAddress, UInt64(buffer.count), lucid_sqlite_transient())
+                }
             case .null:
                 code = sqlite3_bind_null(handle, index)
             }
@@ -116,6 +125,13 @@ struct Row {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The column as bytes, copied out of SQLite's buffer before the row moves on.
+    func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
     /// The size of the column's text in bytes, without copying it.

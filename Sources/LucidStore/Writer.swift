@@ -23,6 +23,8 @@ struct Writer {
     var tentative: [UUID: JournalHead] = [:]
     /// The group whose transaction is open; `nil` when none is.
     var group: CommitGroup?
+    /// The versions written in the open group, in the order they were written.
+    var events: [JournalEvent] = []
 
     init(connection: Connection) {
         self.connection = connection
@@ -87,10 +89,11 @@ struct Writer {
         if group != nil, !connection.isInTransaction { fail(error) }
     }
 
-    /// Commits the open group. On success `publish` gets the group's heads before any of
-    /// its writers can learn the outcome, so a writer told "committed" reads its own write;
-    /// it returns the journals whose heads it let go, whose keys go with them.
-    mutating func commit(publish: ([UUID: JournalHead]) -> [UUID]) {
+    /// Commits the open group. On success `publish` gets the group's heads and the versions
+    /// it wrote before any of its writers can learn the outcome, so a writer told
+    /// "committed" reads its own write; it returns the journals whose heads it let go, whose
+    /// keys go with them.
+    mutating func commit(publish: ([UUID: JournalHead], [JournalEvent]) -> [UUID]) {
         guard let group else { return }
         guard connection.isInTransaction else { return fail(.rolledBack) }
         do throws(SQLiteError) {
@@ -98,8 +101,9 @@ struct Writer {
         } catch {
             return fail(error)
         }
-        for user in publish(tentative) { keys[user] = nil }
+        for user in publish(tentative, events) { keys[user] = nil }
         tentative = [:]
+        events = []
         self.group = nil
         group.finish(.committed)
     }
@@ -112,6 +116,7 @@ struct Writer {
         // The keys of the journals the group wrote describe rows that are gone: reload them.
         for user in tentative.keys { keys[user] = nil }
         tentative = [:]
+        events = []
         group?.finish(.failed(error))
         group = nil
     }

@@ -23,6 +23,8 @@ struct Configuration: Equatable {
     var sessionCacheEntries = 100_000
     /// How much memory the heads of recently used journals may take, estimated from their dreams.
     var headCacheBytes = JournalStore.defaultHeadCacheBytes
+    /// Seconds an idempotency key's answer is kept for retries.
+    var idempotencyKeyLifetime = 86_400
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -50,6 +52,7 @@ struct Configuration: Equatable {
         ("--max-concurrent-hashes", "LUCID_MAX_CONCURRENT_HASHES", integer(\.concurrentHashes, in: 1...256)),
         ("--session-cache-entries", "LUCID_SESSION_CACHE_ENTRIES", integer(\.sessionCacheEntries, in: 1...10_000_000)),
         ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", integer(\.headCacheBytes, in: (1 << 20)...(1 << 44))),
+        ("--idempotency-key-lifetime", "LUCID_IDEMPOTENCY_KEY_LIFETIME", integer(\.idempotencyKeyLifetime, in: 60...31_536_000)),
     ]
 
     /// Reads a whole number within `range` into the setting at `key`.
@@ -124,5 +127,8 @@ struct Configuration: Equatable {
           --session-cache-entries N  sessions cached in memory (LUCID_SESSION_CACHE_ENTRIES; default 100000)
           --head-cache-bytes N    memory for the journals kept in memory, least recently used
                                   evicted first (LUCID_HEAD_CACHE_BYTES; default 268435456)
+          --idempotency-key-lifetime S
+                                  seconds a request's Idempotency-Key and answer are kept for its
+                                  retries (LUCID_IDEMPOTENCY_KEY_LIFETIME; default 86400)
         """
 }

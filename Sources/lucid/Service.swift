@@ -20,7 +20,8 @@ enum Service {
                 configuration: APIConfiguration(
                     registration: configuration.registration, maxBodyBytes: configuration.maxBodyBytes,
                     concurrentHashes: configuration.concurrentHashes,
-                    sessionCacheCapacity: configuration.sessionCacheEntries),
+                    sessionCacheCapacity: configuration.sessionCacheEntries,
+                    idempotencyKeyLifetime: configuration.idempotencyKeyLifetime),
                 log: log.write)
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, workers: configuration.threads,

@@ -19,6 +19,7 @@ import Testing
         let help = try Self.run(["--help"])
         #expect(help.status == 0 && help.output.contains("lucid serve [options]") && help.output.contains("--max-body-bytes"))
         #expect(help.output.contains("--head-cache-bytes N") && help.output.contains("LUCID_HEAD_CACHE_BYTES"))
+        #expect(help.output.contains("--idempotency-key-lifetime S") && help.output.contains("LUCID_IDEMPOTENCY_KEY_LIFETIME"))
         let version = try Self.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("lucid 1."))
     }
@@ -35,6 +36,7 @@ import Testing
         ["serve", "--header-timeout=0"], ["serve", "--body-timeout", "x"], ["serve", "--idle-timeout=99999"],
         ["serve", "--max-concurrent-hashes=0"],
         ["serve", "--head-cache-bytes", "4096"], ["serve", "--head-cache-bytes=lots"],
+        ["serve", "--idempotency-key-lifetime=59"], ["serve", "--idempotency-key-lifetime", "forever"],
     ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
         let result = try Self.run(arguments)

@@ -46,7 +46,7 @@ final class TestServer: Sendable {
     var databasePath: String { folder.appendingPathComponent("lucid.sqlite").path }
     let clock: TestClock?
     private let log = LogBook()
-    private let running = Mutex<(server: Server, port: UInt16)?>(nil)
+    private let running = Mutex<(server: Server, api: API, port: UInt16)?>(nil)
 
     init(clock: TestClock?) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-api-\(UUID().uuidString)")
@@ -56,6 +56,9 @@ final class TestServer: Sendable {
 
     /// The lines the API has logged so far, in order.
     var logLines: [String] { log.lines }
+
+    /// The API of the running server.
+    var api: API? { running.withLock { $0?.api } }
 
     /// The port the running server listens on.
     var port: UInt16 {
@@ -79,7 +82,7 @@ final class TestServer: Sendable {
             environment: clock?.environment ?? .live, log: { [log] line in log.append(line) })
         let server = api.server(ServerConfiguration(host: "127.0.0.1", port: 0, ioThreads: 2, workers: 2))
         let port = try server.start()
-        running.withLock { $0 = (server, port) }
+        running.withLock { $0 = (server, api, port) }
     }
 
     /// Stops the server and lets go of it, its API and its stores, so their connections close.

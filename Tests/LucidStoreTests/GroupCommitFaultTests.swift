@@ -1,3 +1,4 @@
+import LucidTestSupport
 import Foundation
 import Synchronization
 import LucidModel

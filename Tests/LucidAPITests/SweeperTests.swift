@@ -5,7 +5,7 @@ import Testing
 @testable import LucidAPI
 @testable import LucidStore
 
-@Suite struct ExpiredSessionSweeperTests {
+@Suite struct SweeperTests {
     @Test func aSweepDeletesEveryExpiredSessionInSmallBatchesAndLogsTheCount() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-sweep-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -21,9 +21,11 @@ import Testing
                 expiresAt: Timestamp(millisecondsSince1970: Int64(second) * 1000))
         }
         let lines = Mutex<[String]>([])
-        let sweeper = ExpiredSessionSweeper(
-            accounts: accounts, now: { Timestamp(millisecondsSince1970: 50_000) }, every: nil, batchSize: 10,
-            batchesPerSweep: 2, log: { line in lines.withLock { $0.append(line) } })
+        let sweeper = Sweeper(
+            "expired sessions", every: nil, batchSize: 10, batchesPerSweep: 2,
+            cutoff: { Timestamp(millisecondsSince1970: 50_000) },
+            delete: { try accounts.deleteExpiredSessions(at: $0, limit: $1) },
+            log: { line in lines.withLock { $0.append(line) } })
 
         // Two batches of ten per sweep: the backlog takes two sweeps, then there is nothing left.
         #expect(sweeper.sweep() == 20)

@@ -1,0 +1,45 @@
+import Foundation
+import LucidModel
+
+extension JournalStore {
+    /// Calls `observer` with every version this store commits, in the order they were
+    /// committed, once they are on disk and before the writers that made them return. It
+    /// runs while the store holds its writer lock, so it must only hand the events on
+    /// (to a queue), never wait or write.
+    public func observe(_ observer: @escaping @Sendable ([JournalEvent]) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    /// The versions of `user`'s journal after `version`, oldest first, at most `limit` of
+    /// them: what a device that has seen `version` missed. Each is read as the rows its
+    /// version began and ended, applied to the model before it, so catching up costs one
+    /// read of the model at `version` and then about the size of each change.
+    public func events(of user: UUID, after version: Int, limit: Int) throws(JournalError) -> [JournalEvent] {
+        let head = try head(of: user)
+        guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
+        guard version < head.version, limit > 0 else { return [] }
+        let through = min(head.version, version + limit)
+        return try read(user) { (tables) throws(SQLiteError) in
+            try tables.reading { () throws(SQLiteError) in
+                let records = try tables.dreams(of: user, at: version)
+                var keys = OrderKeys(records)
+                var model = Model(
+                    favoriteCreature: version == 0 ? .default : try tables.favorite(of: user, at: version),
+                    dreams: DreamList(records.map(\.dream)))
+                var events: [JournalEvent] = []
+                for row in try tables.versions(of: user, after: version, through: through) {
+                    let ended = try tables.revisions(of: user, endedBy: row.version)
+                    let begun = try tables.revisions(of: user, begunBy: row.version)
+                    let gone = Set((ended + begun).map(\.dream.id))
+                    let next = keys.restoring(begun, ending: gone, in: model, favorite: row.favorite)
+                    keys.update(ending: gone, beginning: begun)
+                    events.append(JournalEvent(
+                        user: user, version: row.version, kind: row.kind.eventKind,
+                        diff: ModelDiff(from: model, to: next), at: row.at))
+                    model = next
+                }
+                return events
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import LucidModel
+
+/// An answer to a request sent with an idempotency key, as it is kept for the request's
+/// retries: the store keeps the bytes and never reads them.
+public struct KeptAnswer: Hashable, Sendable {
+    /// A header of the answer.
+    public struct Header: Hashable, Sendable {
+        public var name: String
+        public var value: String
+
+        /// A header `name: value`.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public var status: Int
+    public var headers: [Header]
+    public var body: [UInt8]
+
+    /// An answer with this status, these headers and this body.
+    public init(status: Int, headers: [Header], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A request sent with an idempotency key: the key (scoped to the request's user), the
+/// fingerprint of what the request asked, and when it ran.
+public struct KeyedRequest: Hashable, Sendable {
+    /// 1 to 255 visible ASCII characters, as the client sent them.
+    public var key: String
+    /// A digest of the request (32 bytes): a retry under the same key must have the same one.
+    public var fingerprint: [UInt8]
+    /// When the request ran: its answer is kept for a while from then.
+    public var at: Timestamp
+
+    /// A keyed request.
+    public init(key: String, fingerprint: [UInt8], at: Timestamp) {
+        self.key = key
+        self.fingerprint = fingerprint
+        self.at = at
+    }
+}
+
+/// What a key already answered: the fingerprint of the request that used it, and its answer.
+public struct KeptOutcome: Hashable, Sendable {
+    public var fingerprint: [UInt8]
+    public var answer: KeptAnswer
+    /// When the first request ran.
+    public var at: Timestamp
+}
+
+/// The SQL of kept answers, over one connection. Every query is scoped by the user.
+struct KeyTables {
+    let connection: Connection
+
+    /// The outcome kept for `key`, if it was kept at or after `notBefore`.
+    func outcome(of key: String, for user: UUID, notBefore: Timestamp) throws(SQLiteError) -> KeptOutcome? {
+        try connection.statement("""
+            SELECT fingerprint, created_at, status, headers, body FROM idempotency_keys
+            WHERE user_id = ? AND key = ? AND created_at >= ?
+            """)
+            .query(.text(user.uuidString), .text(key), .integer(notBefore.millisecondsSince1970)) { row in
+                KeptOutcome(
+                    fingerprint: row.blob(0),
+                    answer: KeptAnswer(status: row.int(2), headers: Self.headers(row.text(3)), body: row.blob(4)),
+                    at: Timestamp(millisecondsSince1970: row.integer(1)))
+            }.first
+    }
+
+    /// Keeps `answer` for `request`, replacing what an expired use of the same key left.
+    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(SQLiteError) {
+        try connection.statement("""
+            INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at, status, headers, body)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, key) DO UPDATE SET
+                fingerprint = excluded.fingerprint, created_at = excluded.created_at,
+                status = excluded.status, headers = excluded.headers, body = excluded.body
+            """)
+            .run(.text(user.uuidString), .text(request.key), .blob(request.fingerprint),
+                 .integer(request.at.millisecondsSince1970), .integer(answer.status),
+                 .text(Self.lines(answer.headers)), .blob(answer.body))
+    }
+
+    /// Deletes up to `limit` keys kept before `cutoff`, oldest first; answers how many.
+    func deleteKeys(keptBefore cutoff: Timestamp, limit: Int) throws(SQLiteError) -> Int {
+        try connection.statement("""
+            DELETE FROM idempotency_keys WHERE rowid IN (
+                SELECT rowid FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)
+            """)
+            .run(.integer(cutoff.millisecondsSince1970), .integer(limit))
+        return connection.changes
+    }
+
+    /// Headers one per line; our own answers never put a line break in a header.
+    private static func lines(_ headers: [KeptAnswer.Header]) -> String {
+        headers.map { "\($0.name): \($0.value)\n" }.joined()
+    }
+
+    private static func headers(_ lines: String) -> [KeptAnswer.Header] {
+        lines.split(separator: "\n").compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let value = line[line.index(after: colon)...].drop { $0 == " " }
+            return KeptAnswer.Header(name: String(line[..<colon]), value: String(value))
+        }
+    }
+}
+
+/// What a keyed request keeps of its answer in the transaction of the version it makes:
+/// the store calls `render` with the commit, inside that transaction, keeps the answer
+/// beside the version, and leaves it in ``kept`` for the caller to send.
+public final class Receipt {
+    public let request: KeyedRequest
+    private let render: (Commit) -> KeptAnswer
+    /// The answer kept, once the write has committed.
+    public private(set) var kept: KeptAnswer?
+
+    /// A receipt for `request` whose answer `render` makes from the commit.
+    public init(for request: KeyedRequest, render: @escaping (Commit) -> KeptAnswer) {
+        self.request = request
+        self.render = render
+    }
+
+    /// Renders the answer and keeps it in the write's transaction.
+    func keep(_ commit: Commit, of user: UUID, in tables: KeyTables) throws(SQLiteError) -> KeptAnswer {
+        let answer = render(commit)
+        try tables.keep(answer, for: request, of: user)
+        return answer
+    }
+
+    /// Records the answer once the write that kept it is on disk.
+    func settle(_ answer: KeptAnswer?) {
+        kept = answer
+    }
+}

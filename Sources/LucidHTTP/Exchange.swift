@@ -6,7 +6,8 @@ import Synchronization
 /// The I/O thread that owns the connection fills it in (head, body) across several calls
 /// of the access callback, then suspends the connection and hands the exchange to the
 /// worker pool. A worker answers it through ``deliver(_:)``, which resumes the connection;
-/// the I/O thread then takes the answer and sends it.
+/// the I/O thread then takes the answer and sends it. An answer that waits (a
+/// ``PendingResponse``) is delivered later the same way, by whoever settles it.
 ///
 /// `@unchecked Sendable`: the variable properties are touched only by the connection's I/O
 /// thread, except `request`, which is written before the exchange is submitted to the pool
@@ -39,8 +40,11 @@ final class Exchange: Job, @unchecked Sendable {
     }
 
     private let connection: OpaquePointer
-    private let context: ServerContext
+    let context: ServerContext
     private let outcome = Mutex<Outcome>(.receiving)
+    /// Set by the worker when the answer waits: `stop()` settles those itself, at once,
+    /// instead of waiting for them through its grace period.
+    let isOpenEnded = Atomic<Bool>(false)
 
     /// The request; its body is filled in once it is all read.
     var request: Request
@@ -162,10 +166,22 @@ final class Exchange: Job, @unchecked Sendable {
     }
 
     func run() {
-        deliver(context.application.respond(to: request))
+        switch context.application.respond(to: request) {
+        case .response(let response):
+            deliver(response)
+        case .pending(let pending):
+            isOpenEnded.store(true, ordering: .relaxed)
+            // The connection stays suspended; whoever settles the answer delivers it.
+            pending.attach(to: self)
+        }
     }
 
     func refuse(_ reason: Refusal) {
-        deliver(context.application.refuse(head, because: reason))
+        deliver(refusal(reason))
+    }
+
+    /// The application's answer to this request turned away for `reason`.
+    func refusal(_ reason: Refusal) -> Response {
+        context.application.refuse(head, because: reason)
     }
 }

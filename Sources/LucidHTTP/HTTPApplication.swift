@@ -4,17 +4,37 @@
 /// The server calls ``admit(_:body:)`` on a connection's I/O thread as soon as the head is
 /// in, so it must be quick and must not block: no disk, no locks held for long. Everything
 /// else runs on the server's workers, never on an I/O thread, so a slow answer holds one
-/// worker and no connection but its own.
+/// worker and no connection but its own. An answer that waits on something else (a long
+/// poll) holds no worker at all: see ``Answer``.
 public protocol HTTPApplication: Sendable {
     /// Decides what happens to a request whose head (method, path, query, headers, client
     /// address) is in and whose body, if any, is not read yet. `request.body` is empty.
     func admit(_ request: Request, body: BodyFraming) -> Admission
 
-    /// Answers a whole admitted request, on a worker of the lane ``admit(_:body:)`` chose.
-    func respond(to request: Request) -> Response
+    /// Answers a whole admitted request, on a worker of the lane ``admit(_:body:)`` chose:
+    /// with a response now, or with one that comes later, which the connection waits for
+    /// without the worker.
+    func respond(to request: Request) -> Answer
 
     /// Answers a request the server itself turns away, for `reason`; `request.body` is empty.
     func refuse(_ request: Request, because reason: Refusal) -> Response
+}
+
+/// What the application answers a request with.
+///
+/// Workers are few (a handful per core) and a change feed may hold thousands of clients for
+/// minutes or hours, so an answer that waits must not keep its worker: a pending answer
+/// leaves the connection suspended, costing a socket and some memory but no thread, while
+/// ordinary requests keep every worker.
+public enum Answer: Sendable {
+    /// Send this response now.
+    case response(Response)
+    /// Answer later, from any thread, through the pending response. The connection waits
+    /// suspended and holds no worker. If no one answers before its timeout, the server sends
+    /// its `otherwise` response. If the server stops first, it sends
+    /// ``HTTPApplication/refuse(_:because:)`` with ``Refusal/stopping`` at once, without
+    /// waiting for the grace period.
+    case pending(PendingResponse)
 }
 
 /// How a request's body is framed, as its head announces it.

@@ -7,7 +7,8 @@ import CMicroHTTPD
 ///
 /// They run on libmicrohttpd's I/O threads and never run application code but
 /// ``HTTPApplication/admit(_:body:)``: answers are made on the worker pool while the
-/// connection is suspended.
+/// connection is suspended, and it stays suspended after the worker if the answer waits
+/// (a ``PendingResponse``).
 enum MHDCallbacks {
     /// `MHD_AccessHandlerCallback`. libmicrohttpd calls it once when the head is in, once
     /// per piece of body, and then once more (and again after each resume) until an answer

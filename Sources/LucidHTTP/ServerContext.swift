@@ -13,6 +13,8 @@ final class ServerContext: Sendable {
     /// Answers waiting for the application: the watchdog sends their `otherwise` at their
     /// timeout, and `stop()` refuses them.
     let pendingResponses = Registry<PendingResponse>()
+    /// Streams on a connection, or about to be: `stop()` ends them.
+    let streams = Registry<ResponseStream>()
     let lingerer: Lingerer
     /// Body bytes that may still be buffered, over all requests (see
     /// ``ServerConfiguration/maxBufferedBodyBytes``).

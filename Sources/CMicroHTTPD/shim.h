@@ -108,6 +108,53 @@ lucid_mhd_connection_fd (struct MHD_Connection *connection)
   return (NULL == info) ? -1 : info->connect_fd;
 }
 
+/// What a content reader returns to end the body (the last chunk goes out), and to close
+/// the connection without ending it: macros with casts, which Swift does not import.
+static const long LUCID_MHD_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
+static const long LUCID_MHD_READER_END_WITH_ERROR = MHD_CONTENT_READER_END_WITH_ERROR;
+
+/// A response whose body comes from `reader` with no size known in advance
+/// (MHD_SIZE_UNKNOWN, another macro Swift does not import): libmicrohttpd sends it chunked
+/// to an HTTP/1.1 client, and ends it by closing the connection for HTTP/1.0.
+static inline struct MHD_Response *
+lucid_mhd_create_stream_response (size_t block_size,
+                                  MHD_ContentReaderCallback reader,
+                                  void *reader_cls,
+                                  MHD_ContentReaderFreeCallback free_reader_cls)
+{
+  return MHD_create_response_from_callback (MHD_SIZE_UNKNOWN, block_size,
+                                            reader, reader_cls,
+                                            free_reader_cls);
+}
+
+/// Makes `response` (of unknown size) go out without chunked framing, its end marked by
+/// closing the connection. For the head of a stream answering HEAD: libmicrohttpd 0.9.75
+/// follows a chunked head with a last chunk ("0\r\n\r\n") even for HEAD, which a client
+/// would read as the start of the next response. Returns MHD_NO if the flag is refused.
+static inline enum MHD_Result
+lucid_mhd_response_unchunked (struct MHD_Response *response)
+{
+  return MHD_set_response_options (response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
+}
+
+/// 1 if the client has closed its side of `connection` (or reset it), 0 if it is still
+/// there or cannot be told. Peeks without consuming: bytes of a pipelined request stay
+/// for libmicrohttpd. Only on the connection's I/O thread, inside one of its callbacks.
+static inline int
+lucid_mhd_peer_has_left (struct MHD_Connection *connection)
+{
+  int fd = lucid_mhd_connection_fd (connection);
+  if (fd < 0)
+    return 0;
+  char byte;
+  ssize_t received = recv (fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (0 == received)
+    return 1;
+  if (received < 0)
+    return (ECONNRESET == errno || EPIPE == errno || ENOTCONN == errno) ? 1 : 0;
+  return 0;
+}
+
 /// The pointer stored as the connection's socket context by the notify-connection
 /// callback, or NULL.
 static inline void *

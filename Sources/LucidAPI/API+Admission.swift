@@ -50,8 +50,8 @@ extension API: HTTPApplication {
     }
 
     /// Answers a whole request.
-    public func respond(to request: Request) -> Response {
-        handle(request)
+    public func respond(to request: Request) -> Answer {
+        .response(handle(request))
     }
 
     /// The problem for a request the server turned away.

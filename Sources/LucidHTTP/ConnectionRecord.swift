@@ -10,6 +10,14 @@ enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
+
+    /// The reading `duration` from now, rounded down to the millisecond; a negative duration
+    /// counts as none, and one of centuries is clamped rather than overflowing.
+    static func deadline(after duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = min(seconds, Int64.max / 4000) * 1000 + attoseconds / 1_000_000_000_000_000
+        return now + max(0, milliseconds)
+    }
 }
 
 /// What the server knows of one open connection beyond libmicrohttpd: the deadline its

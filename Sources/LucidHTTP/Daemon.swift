@@ -75,22 +75,31 @@ final class Daemon {
     /// The connections open now.
     var openConnections: Int { context.takeUnretainedValue().connections.count }
 
-    /// Stops accepting, waits up to `grace` for requests in flight, settles those still
+    /// Stops accepting, settles the answers that wait (pending ones are refused, streams
+    /// end), waits up to `grace` for the other requests in flight, settles those still
     /// waiting, then stops libmicrohttpd's threads and frees everything. Call once.
     func shutDown(grace: Duration) {
         let shared = context.takeUnretainedValue()
         // From now on new connections are closed as they come (see the accept policy).
         shared.stopping.store(true, ordering: .relaxed)
 
+        // Answers that wait for events would only wait out the grace period: they are
+        // settled at once. Closed registries refuse latecomers (a worker returning one
+        // now), which then settle themselves the same way.
+        for pending in shared.pendingResponses.close() { pending.stop() }
+        for stream in shared.streams.close() { stream.stop() }
+
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: grace)
-        while !(shared.exchanges.isEmpty && shared.pool.isIdle) && clock.now < deadline {
+        while !(shared.exchanges.count(where: { !$0.isOpenEnded.load(ordering: .relaxed) }) == 0 && shared.pool.isIdle)
+            && clock.now < deadline {
             usleep(1_000)
         }
         // libmicrohttpd aborts the process if a connection is still suspended when it
         // stops, so every exchange is settled first: the queued ones are answered 503 (they
         // never ran), the ones still running are closed unanswered (they may or may not
-        // take effect). Late answers from workers are dropped.
+        // take effect). Late answers from workers are dropped. Streams and pending answers
+        // were settled above; here they only get the time to send their last bytes.
         shared.pool.close()
         for exchange in shared.exchanges.all { exchange.abandon() }
         let sent = clock.now.advanced(by: .seconds(1))

@@ -6,7 +6,9 @@ import Synchronization
 /// The I/O thread that owns the connection fills it in (head, body) across several calls
 /// of the access callback, then suspends the connection and hands the exchange to the
 /// worker pool. A worker answers it through ``deliver(_:)``, which resumes the connection;
-/// the I/O thread then takes the answer and sends it.
+/// the I/O thread then takes the answer and sends it. An answer that waits (a
+/// ``PendingResponse``) is delivered later the same way, by whoever settles it; a stream is
+/// delivered at once and then runs on the connection (see ``StreamCallbacks``).
 ///
 /// `@unchecked Sendable`: the variable properties are touched only by the connection's I/O
 /// thread, except `request`, which is written before the exchange is submitted to the pool
@@ -24,6 +26,12 @@ final class Exchange: Job, @unchecked Sendable {
         case rejected(Refusal, discardedBytes: Int)
     }
 
+    /// What is sent back.
+    enum Reply {
+        case response(Response)
+        case stream(head: Response, ResponseStream)
+    }
+
     /// Where the answer stands, across threads.
     private enum Outcome {
         /// The I/O thread is still reading the request, or deciding.
@@ -31,7 +39,7 @@ final class Exchange: Job, @unchecked Sendable {
         /// The connection is suspended until someone delivers an answer.
         case suspended
         /// An answer is waiting for the I/O thread.
-        case answered(Response)
+        case answered(Reply)
         /// The connection is to be closed without an answer.
         case abandoned
         /// The I/O thread has taken the answer.
@@ -39,8 +47,11 @@ final class Exchange: Job, @unchecked Sendable {
     }
 
     private let connection: OpaquePointer
-    private let context: ServerContext
+    let context: ServerContext
     private let outcome = Mutex<Outcome>(.receiving)
+    /// Set by the worker when the answer waits or streams: `stop()` settles those itself,
+    /// at once, instead of waiting for them through its grace period.
+    let isOpenEnded = Atomic<Bool>(false)
 
     /// The request; its body is filled in once it is all read.
     var request: Request
@@ -111,7 +122,7 @@ final class Exchange: Job, @unchecked Sendable {
     /// of a suspended exchange counts; later ones (a worker finishing after `stop()` has
     /// given up on it) are dropped.
     func deliver(_ response: Response) {
-        settle(.answered(response))
+        settle(.answered(.response(response)))
     }
 
     /// Wakes the connection to close it without an answer: what `stop()` does to a request
@@ -134,7 +145,7 @@ final class Exchange: Job, @unchecked Sendable {
     /// What came back for the I/O thread, once.
     enum Delivery {
         case none
-        case response(Response)
+        case reply(Reply)
         case abandoned
     }
 
@@ -142,9 +153,9 @@ final class Exchange: Job, @unchecked Sendable {
     func takeDelivery() -> Delivery {
         outcome.withLock { outcome in
             switch outcome {
-            case .answered(let response):
+            case .answered(let reply):
                 outcome = .sent
-                return .response(response)
+                return .reply(reply)
             case .abandoned:
                 outcome = .sent
                 return .abandoned
@@ -162,10 +173,26 @@ final class Exchange: Job, @unchecked Sendable {
     }
 
     func run() {
-        deliver(context.application.respond(to: request))
+        switch context.application.respond(to: request) {
+        case .response(let response):
+            deliver(response)
+        case .pending(let pending):
+            isOpenEnded.store(true, ordering: .relaxed)
+            // The connection stays suspended; whoever settles the answer delivers it.
+            pending.attach(to: self)
+        case .stream(let head, let stream):
+            isOpenEnded.store(true, ordering: .relaxed)
+            stream.register(in: context.streams)
+            settle(.answered(.stream(head: head, stream)))
+        }
     }
 
     func refuse(_ reason: Refusal) {
-        deliver(context.application.refuse(head, because: reason))
+        deliver(refusal(reason))
+    }
+
+    /// The application's answer to this request turned away for `reason`.
+    func refusal(_ reason: Refusal) -> Response {
+        context.application.refuse(head, because: reason)
     }
 }

@@ -4,17 +4,44 @@
 /// The server calls ``admit(_:body:)`` on a connection's I/O thread as soon as the head is
 /// in, so it must be quick and must not block: no disk, no locks held for long. Everything
 /// else runs on the server's workers, never on an I/O thread, so a slow answer holds one
-/// worker and no connection but its own.
+/// worker and no connection but its own. An answer that waits on something else (a long
+/// poll, a feed of events) holds no worker at all: see ``Answer``.
 public protocol HTTPApplication: Sendable {
     /// Decides what happens to a request whose head (method, path, query, headers, client
     /// address) is in and whose body, if any, is not read yet. `request.body` is empty.
     func admit(_ request: Request, body: BodyFraming) -> Admission
 
-    /// Answers a whole admitted request, on a worker of the lane ``admit(_:body:)`` chose.
-    func respond(to request: Request) -> Response
+    /// Answers a whole admitted request, on a worker of the lane ``admit(_:body:)`` chose:
+    /// with a response now, or with one that comes later or in pieces, which the connection
+    /// waits for without the worker.
+    func respond(to request: Request) -> Answer
 
     /// Answers a request the server itself turns away, for `reason`; `request.body` is empty.
     func refuse(_ request: Request, because reason: Refusal) -> Response
+}
+
+/// What the application answers a request with.
+///
+/// Workers are few (a handful per core) and a change feed may hold thousands of clients for
+/// minutes or hours, so an answer that waits must not keep its worker: the two waiting
+/// cases leave the connection suspended, costing a socket and some memory but no thread,
+/// while ordinary requests keep every worker.
+public enum Answer: Sendable {
+    /// Send this response now.
+    case response(Response)
+    /// Answer later, from any thread, through the pending response. The connection waits
+    /// suspended and holds no worker. If no one answers before its timeout, the server sends
+    /// its `otherwise` response. If the server stops first, it sends
+    /// ``HTTPApplication/refuse(_:because:)`` with ``Refusal/stopping`` at once, without
+    /// waiting for the grace period.
+    case pending(PendingResponse)
+    /// Send `head`'s status and headers now (its body is ignored), then the bytes given to
+    /// the stream as they come (chunked), until the stream is finished, the client leaves,
+    /// or the server stops (which ends every stream at once and never waits on them). A
+    /// `HEAD` request, or a status that has no body (1xx, 204, 304), gets the head alone,
+    /// and the stream ends at once (after a `HEAD`, without `Transfer-Encoding`, the
+    /// connection closes).
+    case stream(head: Response, ResponseStream)
 }
 
 /// How a request's body is framed, as its head announces it.

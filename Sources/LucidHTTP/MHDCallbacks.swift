@@ -7,7 +7,9 @@ import CMicroHTTPD
 ///
 /// They run on libmicrohttpd's I/O threads and never run application code but
 /// ``HTTPApplication/admit(_:body:)``: answers are made on the worker pool while the
-/// connection is suspended.
+/// connection is suspended, and it stays suspended after the worker if the answer waits
+/// (a ``PendingResponse``); a ``ResponseStream`` is queued here and sent through
+/// ``StreamCallbacks``.
 enum MHDCallbacks {
     /// `MHD_AccessHandlerCallback`. libmicrohttpd calls it once when the head is in, once
     /// per piece of body, and then once more (and again after each resume) until an answer
@@ -124,7 +126,11 @@ enum MHDCallbacks {
     private static func finish(_ exchange: Exchange, _ context: ServerContext, _ connection: OpaquePointer) -> MHD_Result {
         let stopping = context.stopping.load(ordering: .relaxed)
         switch exchange.takeDelivery() {
-        case .response(let response): return queue(response, on: connection, close: stopping)
+        case .reply(.response(let response)):
+            return queue(response, on: connection, close: stopping)
+        case .reply(.stream(let head, let stream)):
+            return StreamCallbacks.queue(
+                head: head, stream: stream, method: exchange.request.method, on: connection, close: stopping)
         case .abandoned: return .NO
         case .none: break
         }
@@ -166,7 +172,7 @@ enum MHDCallbacks {
     }
 
     /// Turns a `Response` into an MHD response and queues it on `connection`.
-    private static func queue(_ response: Response, on connection: OpaquePointer, close: Bool) -> MHD_Result {
+    static func queue(_ response: Response, on connection: OpaquePointer, close: Bool) -> MHD_Result {
         let created = response.body.withUnsafeBytes { bytes in
             // MUST_COPY: libmicrohttpd copies the bytes before returning, so the
             // borrowed pointer does not escape this closure, and it never
@@ -175,11 +181,17 @@ enum MHDCallbacks {
                 bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
         guard let created else { return .NO }
+        return queue(created, response, on: connection, close: close)
+    }
+
+    /// Adds `head`'s headers to the MHD response `created` and queues it on `connection` with
+    /// `head`'s status; `created`'s body is already set. Takes over our reference to it.
+    static func queue(_ created: OpaquePointer, _ head: Response, on connection: OpaquePointer, close: Bool) -> MHD_Result {
         // MHD_queue_response takes its own reference; ours ends here.
         defer { MHD_destroy_response(created) }
 
         var closing = false
-        for (name, value) in response.headers {
+        for (name, value) in head.headers {
             let lowered = name.lowercased()
             // libmicrohttpd computes Content-Length itself and rejects ours.
             if lowered == "content-length" { continue }
@@ -189,7 +201,7 @@ enum MHDCallbacks {
         if close && !closing {
             _ = MHD_add_response_header(created, "Connection", "close")
         }
-        let status = (100...999).contains(response.status) ? UInt32(response.status) : 500
+        let status = (100...999).contains(head.status) ? UInt32(head.status) : 500
         return MHD_queue_response(connection, status, created)
     }
 }

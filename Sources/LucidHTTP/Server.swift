@@ -6,9 +6,10 @@ import Synchronization
 /// application whether and where to take it (``HTTPApplication/admit(_:body:)``), read the
 /// body, then suspend the connection and queue the request in its lane. Workers answer the
 /// lanes' requests taking turns between client addresses, and the answer goes back to the
-/// I/O thread. So a slow answer holds a worker and no one else's connection, one address
-/// cannot fill the queue ahead of another, and time limits apply to every phase of a
-/// request (see ``ServerConfiguration``).
+/// I/O thread; an answer that waits for an event (``Answer``) goes back later, or in
+/// pieces, without holding the worker. So a slow answer holds a worker and no one else's
+/// connection, one address cannot fill the queue ahead of another, and time limits apply
+/// to every phase of a request (see ``ServerConfiguration``).
 ///
 /// The application must not trap (Swift cannot catch a trap; it ends the whole process)
 /// and must not call ``stop()`` from a request.
@@ -49,10 +50,12 @@ public final class Server: Sendable {
     /// The client connections open now.
     public var openConnections: Int { daemon.withLock { $0?.openConnections ?? 0 } }
 
-    /// Stops accepting connections, lets in-flight requests finish (at most
-    /// ``ServerConfiguration/shutdownGracePeriod``), answers 503 to queued ones that never
-    /// ran, closes the ones still running without an answer (their outcome is unknown),
-    /// then closes every connection. Does nothing if the server is not running; a stopped server may be started again.
+    /// Stops accepting connections; refuses pending responses (``Refusal/stopping``) and ends
+    /// streams at once, since they would only wait out the grace period; lets the other
+    /// in-flight requests finish (at most ``ServerConfiguration/shutdownGracePeriod``),
+    /// answers 503 to queued ones that never ran, closes the ones still running without an
+    /// answer (their outcome is unknown), then closes every connection. Does nothing if the
+    /// server is not running; a stopped server may be started again.
     public func stop() {
         daemon.withLock { daemon in
             daemon?.shutDown(grace: configuration.shutdownGracePeriod)

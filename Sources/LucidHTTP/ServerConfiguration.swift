@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     /// at most 1 GiB. Without it, 10,000 connections uploading 1 MiB each would need 10 GiB.
     public var maxBufferedBodyBytes: Int?
     /// How long ``Server/stop()`` waits for in-flight requests before answering them 503.
+    /// Answers that wait for events (pending responses, streams) are not waited for: they
+    /// are settled as soon as the server stops.
     public var shutdownGracePeriod: Duration
 
     /// Creates a configuration; every value has a default.

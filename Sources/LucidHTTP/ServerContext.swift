@@ -7,8 +7,14 @@ final class ServerContext: Sendable {
     let configuration: ServerConfiguration
     let pool: WorkerPool
     let connections = Registry<ConnectionRecord>()
-    /// Requests answered or handed to the pool and not completed: what `stop()` waits for.
+    /// Requests answered or handed to the pool and not completed: what `stop()` waits for,
+    /// but for the open-ended ones (``Exchange/isOpenEnded``).
     let exchanges = Registry<Exchange>()
+    /// Answers waiting for the application: the watchdog sends their `otherwise` at their
+    /// timeout, and `stop()` refuses them.
+    let pendingResponses = Registry<PendingResponse>()
+    /// Streams on a connection, or about to be: `stop()` ends them.
+    let streams = Registry<ResponseStream>()
     let lingerer: Lingerer
     /// Body bytes that may still be buffered, over all requests (see
     /// ``ServerConfiguration/maxBufferedBodyBytes``).

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A thread that, four times a second, cuts connections past their deadline and refuses
-/// queued requests past their lane's deadline, so neither waits on anyone's good will.
+/// A thread that, four times a second, cuts connections past their deadline, refuses
+/// queued requests past their lane's deadline, and answers pending responses past their
+/// timeout, so none waits on anyone's good will, and none needs a timer of its own.
 final class Watchdog: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
@@ -16,6 +17,7 @@ final class Watchdog: Sendable {
                 let now = MonotonicClock.now
                 context.connections.cutOverdue(at: now)
                 context.pool.expire(at: now)
+                for pending in context.pendingResponses.all { pending.expire(at: now) }
                 _ = wake.wait(timeout: .now() + .milliseconds(250))
             }
             finished.signal()

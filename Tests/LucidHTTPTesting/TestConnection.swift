@@ -49,7 +49,8 @@ public struct TestResponse: Sendable {
 /// test fails instead of hanging.
 public final class TestConnection {
     private let fd: Int32
-    private var pending: [UInt8] = []
+    /// Bytes received and not parsed yet.
+    var pending: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port` from the loopback address `source` (all of 127.0.0.0/8
     /// is loopback on Linux, so each source acts as another client address); every send
@@ -122,6 +123,19 @@ public final class TestConnection {
     /// Reads one response. `head` says it answers a HEAD, so no body follows
     /// even though `Content-Length` is set.
     public func readResponse(head: Bool = false) throws -> TestResponse {
+        var response = try readHead()
+        if head || response.status == 204 || response.status == 304 { return response }
+        guard let length = response.header("Content-Length").flatMap({ Int($0) }) else {
+            throw TestClientError.malformed("no Content-Length")
+        }
+        try fill(atLeast: length)
+        response.body = Array(pending.prefix(length))
+        pending.removeFirst(length)
+        return response
+    }
+
+    /// Reads a status line and headers, and leaves the body, if any, unread.
+    public func readHead() throws -> TestResponse {
         let headerEnd = try readUntil(Array("\r\n\r\n".utf8))
         let lines = String(decoding: pending[..<headerEnd], as: UTF8.self)
             .split(separator: "\r\n", omittingEmptySubsequences: false)
@@ -136,13 +150,6 @@ public final class TestConnection {
             let value = line[line.index(after: colon)...].drop { $0 == " " }
             response.headers.append((name: String(line[..<colon]), value: String(value)))
         }
-        if head || status == 204 || status == 304 { return response }
-        guard let length = response.header("Content-Length").flatMap({ Int($0) }) else {
-            throw TestClientError.malformed("no Content-Length")
-        }
-        try fill(atLeast: length)
-        response.body = Array(pending.prefix(length))
-        pending.removeFirst(length)
         return response
     }
 
@@ -176,7 +183,8 @@ public final class TestConnection {
         return try closedByPeer()
     }
 
-    private func readUntil(_ marker: [UInt8]) throws -> Int {
+    /// The offset of `marker` in the received bytes, receiving more until it is there.
+    func readUntil(_ marker: [UInt8]) throws -> Int {
         var searched = 0
         for _ in 0..<10_000 {
             if pending.count >= marker.count {
@@ -191,7 +199,8 @@ public final class TestConnection {
         throw TestClientError.malformed("header too long")
     }
 
-    private func fill(atLeast count: Int) throws {
+    /// Receives until at least `count` bytes are pending.
+    func fill(atLeast count: Int) throws {
         while pending.count < count { try receiveMore() }
     }
 

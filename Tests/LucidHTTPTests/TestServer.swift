@@ -1,18 +1,20 @@
 import LucidHTTP
 
 /// An application for tests: admits every request to lane 0 with `maxBodyBytes`, unless
-/// `admission` decides otherwise, answers with `handler`, and answers refusals with a plain
-/// text that names the reason.
+/// `admission` decides otherwise, answers with `answer` if set (a pending response or a
+/// stream), else with `handler`'s response, and answers refusals with a plain text that
+/// names the reason.
 struct TestApplication: HTTPApplication {
     var maxBodyBytes = 1024
     var handler: @Sendable (Request) -> Response = echo
+    var answer: (@Sendable (Request) -> Answer)?
     var admission: (@Sendable (Request, BodyFraming) -> Admission)?
 
     func admit(_ request: Request, body: BodyFraming) -> Admission {
         admission?(request, body) ?? .accept(lane: 0, maxBodyBytes: maxBodyBytes)
     }
 
-    func respond(to request: Request) -> Response { handler(request) }
+    func respond(to request: Request) -> Answer { answer?(request) ?? .response(handler(request)) }
 
     func refuse(_ request: Request, because reason: Refusal) -> Response {
         Self.refusal(reason)
@@ -26,6 +28,13 @@ struct TestApplication: HTTPApplication {
         case .overloaded, .stopping: 503
         }
         return Response(status: status, headers: [(name: "Content-Type", value: "text/plain")], body: Array("\(reason)\n".utf8))
+    }
+}
+
+extension TestApplication {
+    /// An application answering every request with `answer`.
+    init(answer: @escaping @Sendable (Request) -> Answer) {
+        self.init(answer: Optional(answer))
     }
 }
 

@@ -1,0 +1,183 @@
+import Dispatch
+import Foundation
+import LucidHTTP
+import LucidHTTPTesting
+import Synchronization
+import Testing
+
+/// An application that answers `/plain` with `echo` and every other path with a new stream
+/// headed 200 `text/event-stream`, handed to the test through `streams`; each stream's
+/// `ended` is counted in `ended`.
+func streamingApplication(
+    _ streams: Handoff<ResponseStream>, ended: Calls, bufferLimit: Int = 1 << 20
+) -> TestApplication {
+    TestApplication(answer: { request in
+        if request.path == "/plain" { return .response(echo(request)) }
+        let stream = ResponseStream(bufferLimit: bufferLimit) { ended.record() }
+        streams.put(stream)
+        let head = Response(
+            status: 200,
+            headers: [(name: "Content-Type", value: "text/event-stream"), (name: "Content-Length", value: "7")],
+            body: Array("ignored".utf8))
+        return .stream(head: head, stream)
+    })
+}
+
+/// The bytes of a Server-Sent Event carrying `data`.
+func event(_ data: String) -> [UInt8] { Array("data: \(data)\n\n".utf8) }
+
+@Suite("Response streams")
+struct ResponseStreamTests {
+    @Test func chunksArriveInOrderAcrossIdleGapsAndFinishEndsTheBody() throws {
+        // Every deadline of the connection is shorter than the gaps between events: a
+        // stream waits suspended, and neither the watchdog nor libmicrohttpd's idle timeout
+        // may cut it meanwhile.
+        var configuration = testConfiguration()
+        configuration.idleTimeoutSeconds = 1
+        configuration.headerTimeoutSeconds = 1
+        configuration.bodyTimeoutSeconds = 1
+        let streams = Handoff<ResponseStream>()
+        let ended = Calls()
+        try withServer(configuration, application: streamingApplication(streams, ended: ended)) { _, port in
+            let client = try TestConnection(port: port)
+            try client.send(TestConnection.requestBytes(method: "GET", path: "/events"))
+            let stream = try #require(streams.take())
+            let head = try client.readHead()
+            #expect(head.status == 200)
+            #expect(head.header("Content-Type") == "text/event-stream")
+            #expect(head.header("Transfer-Encoding") == "chunked")
+            #expect(head.header("Content-Length") == nil)
+
+            for (index, data) in ["one", "two", "three"].enumerated() {
+                // The gap is the point of the test, not a wait for something to happen.
+                if index > 0 { usleep(1_500_000) }
+                #expect(stream.send(event(data)))
+                #expect(try client.readChunk() == event(data))
+            }
+            #expect(stream.isOpen)
+            stream.finish()
+            #expect(!stream.isOpen)
+            #expect(!stream.send(event("late")))
+            #expect(try client.readChunk() == nil)
+            #expect(ended.wait())
+
+            // The body ended properly, so the connection serves the next request.
+            let next = try client.request(method: "GET", path: "/plain")
+            #expect(next.status == 200)
+        }
+        #expect(ended.total == 1)
+    }
+
+    @Test func aFastProducerLosesNothing() throws {
+        // A send between the reader finding the buffer empty and the connection being
+        // suspended must not be lost: were one lost, the body would stall and the read time out.
+        let streams = Handoff<ResponseStream>()
+        let ended = Calls()
+        try withServer(application: streamingApplication(streams, ended: ended)) { _, port in
+            let client = try TestConnection(port: port)
+            try client.send(TestConnection.requestBytes(method: "GET", path: "/events"))
+            let stream = try #require(streams.take())
+            _ = try client.readHead()
+            let count = 5_000
+            let producer = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                for index in 0..<count {
+                    _ = stream.send(event("\(index)"))
+                    if index % 97 == 0 { sched_yield() }
+                }
+                stream.finish()
+                producer.signal()
+            }
+            let body = try client.readChunksToEnd()
+            #expect(producer.wait(timeout: .now() + 10) == .success)
+            #expect(body == (0..<count).flatMap { event("\($0)") })
+            #expect(ended.wait())
+        }
+    }
+
+    @Test func aClientThatLeavesEndsTheStreamAtTheNextSend() throws {
+        let streams = Handoff<ResponseStream>()
+        let ended = Calls()
+        try withServer(application: streamingApplication(streams, ended: ended)) { _, port in
+            var client: TestConnection? = try TestConnection(port: port)
+            try client?.send(TestConnection.requestBytes(method: "GET", path: "/events"))
+            let stream = try #require(streams.take())
+            _ = try client?.readHead()
+            #expect(stream.send(event("first")))
+            #expect(try client?.readChunk() == event("first"))
+            client = nil  // closes the socket
+
+            // A suspended connection does not notice the client leaving; the next send wakes
+            // it, and it does. (Bounded: each round waits 200 ms for `ended`.)
+            var sends = 0
+            while sends < 50 {
+                sends += 1
+                _ = stream.send(event("ping"))
+                if ended.wait(within: 200) { break }
+            }
+            #expect(ended.total == 1)
+            #expect(!stream.isOpen)
+            #expect(!stream.send(event("after")))
+        }
+        #expect(ended.total == 1)
+    }
+
+    @Test func aClientThatDoesNotReadIsCutWhenTheBufferOverflows() throws {
+        let streams = Handoff<ResponseStream>()
+        let ended = Calls()
+        let application = streamingApplication(streams, ended: ended, bufferLimit: 64 << 10)
+        try withServer(application: application) { _, port in
+            let client = try TestConnection(port: port, timeoutSeconds: 10)
+            try client.send(TestConnection.requestBytes(method: "GET", path: "/events"))
+            let stream = try #require(streams.take())
+            _ = try client.readHead()
+            // The client reads nothing more: the socket's buffers fill, then the stream's.
+            let block = [UInt8](repeating: UInt8(ascii: "x"), count: 16 << 10)
+            var accepted = 0
+            while accepted < 100_000 && stream.send(block) { accepted += 1 }
+            #expect(accepted < 100_000)
+            #expect(!stream.isOpen)
+            #expect(ended.wait())
+            // What was sent before the cut is there to read, but the body never ends.
+            #expect(try client.readChunksToEnd() == nil)
+        }
+        #expect(ended.total == 1)
+    }
+
+    @Test func oneSendPastTheLimitEndsTheStream() throws {
+        let streams = Handoff<ResponseStream>()
+        let ended = Calls()
+        try withServer(application: streamingApplication(streams, ended: ended, bufferLimit: 8)) { _, port in
+            let client = try TestConnection(port: port)
+            try client.send(TestConnection.requestBytes(method: "GET", path: "/events"))
+            let stream = try #require(streams.take())
+            _ = try client.readHead()
+            #expect(stream.send(Array("12345678".utf8)))
+            #expect(try client.readChunk() == Array("12345678".utf8))
+            #expect(!stream.send(Array("123456789".utf8)))
+            #expect(!stream.isOpen)
+            #expect(ended.wait())
+            #expect(try client.readChunksToEnd() == nil)
+        }
+    }
+
+    @Test func headGetsTheHeadAloneAndTheStreamEnds() throws {
+        let streams = Handoff<ResponseStream>()
+        let ended = Calls()
+        try withServer(application: streamingApplication(streams, ended: ended)) { _, port in
+            let client = try TestConnection(port: port)
+            let head = try client.request(method: "HEAD", path: "/events")
+            #expect(head.status == 200)
+            #expect(head.header("Content-Type") == "text/event-stream")
+            let stream = try #require(streams.take())
+            #expect(ended.wait())
+            #expect(!stream.isOpen)
+            #expect(!stream.send(event("nobody")))
+            // No body and no last chunk follow the head: the connection closes with nothing more.
+            #expect(head.header("Transfer-Encoding") == nil)
+            #expect(head.header("Connection") == "close")
+            #expect(try client.closedByPeer())
+        }
+        #expect(ended.total == 1)
+    }
+}

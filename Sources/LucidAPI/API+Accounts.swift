@@ -113,6 +113,7 @@ extension API {
         // the lookups that found it earlier from caching it (see SessionCache).
         do throws(AccountError) { try accounts.deleteSession(tokenHash: tokenHash) } catch { throw Problem.account(error) }
         sessions.revoke(tokenHash)
+        feed.endStreams(ofSession: tokenHash)
         return Reply.noContent()
     }
 

@@ -51,7 +51,7 @@ extension API: HTTPApplication {
 
     /// Answers a whole request.
     public func respond(to request: Request) -> Answer {
-        .response(handle(request))
+        handle(request)
     }
 
     /// The problem for a request the server turned away.

@@ -185,19 +185,6 @@ extension API {
         Reply.json(VersionedDiff(version: commit.version, diff: commit.diff), version: commit.version)
     }
 
-    /// What a client that has seen version `since` must apply to reach the current version.
-    func changes(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
-        guard let since = try call.integerParameter("since", in: 0...Int.max) else {
-            throw Problem.badParameter("since", "is required: the version the client has")
-        }
-        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
-        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
-        let old = try journal { () throws(JournalError) in try journals.model(of: user.id, at: since) }
-        return Reply.json(
-            VersionedDiff(version: head.version, diff: ModelDiff(from: old.model, to: head.model)), version: head.version)
-    }
-
     /// A page of history: at most `limit` versions, and no more than
     /// `JournalStore.historyPageBytes` of stored actions (at least one version), so a page
     /// of big changes stays small; `nextCursor` leads on either way.

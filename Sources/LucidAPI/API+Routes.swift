@@ -29,7 +29,8 @@ extension API {
         // The design card's words: the same operations as their /v1/ forms.
         router.add("POST", "/undo") { api, call throws(Problem) in try api.undo(&call) }
         router.add("POST", "/redo") { api, call throws(Problem) in try api.redo(&call) }
-        router.add("GET", "/v1/changes") { api, call throws(Problem) in try api.changes(&call) }
+        router.addWaiting("/v1/changes") { api, call throws(Problem) in try api.changes(&call) }
+        router.addWaiting("/v1/events") { api, call throws(Problem) in try api.events(&call) }
         router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(&call) }
         router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(&call) }
         return router

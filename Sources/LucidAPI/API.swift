@@ -32,13 +32,17 @@ public struct APIConfiguration: Sendable {
     public var idempotencyKeyLifetime: Int = 86_400
     /// Seconds between deletions of expired idempotency keys; 0 never deletes them.
     public var keySweepSeconds: Int = 60
+    /// Most event streams one user may hold open at once (one per device or tab).
+    public var maxStreamsPerUser: Int = 16
+    /// How long an event stream may stay silent before a comment keeps proxies from closing it.
+    public var streamQuiet: Duration = .seconds(15)
 
     /// Settings with the defaults of `lucid serve`.
     public init(
         registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20,
         concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10),
         sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60, idempotencyKeyLifetime: Int = 86_400,
-        keySweepSeconds: Int = 60
+        keySweepSeconds: Int = 60, maxStreamsPerUser: Int = 16, streamQuiet: Duration = .seconds(15)
     ) {
         self.registration = registration
         self.passwordCost = passwordCost
@@ -47,6 +51,8 @@ public struct APIConfiguration: Sendable {
         self.sessionSweepSeconds = sessionSweepSeconds
         self.idempotencyKeyLifetime = idempotencyKeyLifetime
         self.keySweepSeconds = keySweepSeconds
+        self.maxStreamsPerUser = maxStreamsPerUser
+        self.streamQuiet = streamQuiet
         self.concurrentHashes = concurrentHashes
         self.hashQueueTimeout = hashQueueTimeout
     }
@@ -80,8 +86,12 @@ struct Call {
     let request: Request
     let parameters: [String: String]
     let requestID: String
+    /// When the API began answering it, for the log line's duration.
+    let started: ContinuousClock.Instant
     /// Set once the bearer token is checked.
     var user: User?
+    /// When the checked token's session expires, if it does.
+    var sessionExpiresAt: Timestamp?
     /// The hash of the checked bearer token.
     var tokenHash: String?
     /// Set for a mutation sent with an idempotency key, once the key is claimed.
@@ -103,6 +113,8 @@ public final class API: Sendable {
     let keySweeper: Sweeper
     /// The idempotency keys of requests running now.
     let runningKeys = RunningKeys()
+    /// Tells long polls and event streams of new versions.
+    let feed: ChangeFeed
     /// Failed sign-ins per network and username, per network, and per username.
     let throttle: Mutex<LoginThrottle>
     /// A hash to check passwords of unknown usernames against, so they cost as much as known
@@ -130,10 +142,17 @@ public final class API: Sendable {
             "expired idempotency keys", every: configuration.keySweepSeconds,
             cutoff: { [now = environment.now] in Timestamp(millisecondsSince1970: now().millisecondsSince1970 - lifetime) },
             delete: { try journals.deleteKeys(usedBefore: $0, limit: $1) }, log: log)
+        let feed = ChangeFeed(now: environment.now)
+        self.feed = feed
+        journals.observe { [weak feed] events in feed?.publish(events) }
         self.throttle = Mutex(LoginThrottle())
         self.dummyHash = hasher.decoy()
         self.router = Self.routes
         self.log = log
+    }
+
+    deinit {
+        feed.stop()
     }
 
     /// The method and path pattern of every route, for checking against openapi.yaml.
@@ -143,35 +162,52 @@ public final class API: Sendable {
 
     /// Answers `request`, and logs it: method, path, status, duration, user id, request id,
     /// and for a failure inside the server its detail (`error=`). Never a secret, a body, or a
-    /// query string.
-    public func handle(_ request: Request) -> Response {
+    /// query string. An answer that waits (a long poll) is logged when it goes out; a stream
+    /// when it starts.
+    public func handle(_ request: Request) -> Answer {
         respond(to: request) { (call: inout Call) throws(Problem) in
             if let problem = Self.pathProblem(call.request.path) { throw problem }
             return try route(&call)
         }
     }
 
-    private func respond(to request: Request, _ answer: (inout Call) throws(Problem) -> Response) -> Response {
+    private func respond(to request: Request, _ answer: (inout Call) throws(Problem) -> Answer) -> Answer {
         let start = ContinuousClock.now
         let requestID = Self.makeRequestID()
-        var call = Call(request: request, parameters: [:], requestID: requestID)
-        var response: Response
-        var failure = ""
+        var call = Call(request: request, parameters: [:], requestID: requestID, started: start)
         do throws(Problem) {
-            response = try answer(&call)
+            switch try answer(&call) {
+            case .response(let response):
+                return .response(finish(response, of: call))
+            case .stream(let head, let stream):
+                return .stream(head: finish(head, of: call), stream)
+            case .pending(let pending):
+                return .pending(pending)
+            }
         } catch {
-            response = error.response(requestID: requestID)
+            var failure = ""
             if let detail = error.logDetail { failure = " error=" + LogText.escaped(String(detail.prefix(Self.logDetailLimit))) }
+            return .response(finish(error.response(requestID: requestID), of: call, failure: failure))
         }
-        response.headers.append(("X-Request-Id", requestID))
-        let elapsed = ContinuousClock.now - start
+    }
+
+    /// `response` with the call's request id, logged.
+    func finish(_ response: Response, of call: Call, failure: String = "") -> Response {
+        let response = tagged(response, call)
+        logLine(response, of: call, failure: failure)
+        return response
+    }
+
+    /// Logs the line of `call` answered with `response`.
+    func logLine(_ response: Response, of call: Call, failure: String = "") {
+        let elapsed = ContinuousClock.now - call.started
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         let fraction = String(micros % 1000)
         let duration = "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)ms"
         // Method and path come from the client: escaped, so they cannot end the line or fake another.
+        let request = call.request
         log("\(LogText.escaped(request.method)) \(LogText.escaped(request.path)) \(response.status) \(duration) "
-            + "user=\(call.user?.id.uuidString.lowercased() ?? "-") request=\(requestID)\(failure)")
-        return response
+            + "user=\(call.user?.id.uuidString.lowercased() ?? "-") request=\(call.requestID)\(failure)")
     }
 
     /// The most characters of a failure's detail a log line carries: enough for any SQLite
@@ -187,17 +223,25 @@ public final class API: Sendable {
 
     /// Answers `request` with the problem `problem`, logged like any answer.
     func answer(_ request: Request, with problem: Problem) -> Response {
-        respond(to: request) { (_: inout Call) throws(Problem) -> Response in throw problem }
+        let call = Call(request: request, parameters: [:], requestID: Self.makeRequestID(), started: .now)
+        var failure = ""
+        if let detail = problem.logDetail { failure = " error=" + LogText.escaped(String(detail.prefix(Self.logDetailLimit))) }
+        return finish(problem.response(requestID: call.requestID), of: call, failure: failure)
     }
 
-    private func route(_ call: inout Call) throws(Problem) -> Response {
+    private func route(_ call: inout Call) throws(Problem) -> Answer {
         switch router.match(method: call.request.method, path: call.request.path) {
         case .found(let route, let parameters):
-            call = Call(request: call.request, parameters: parameters, requestID: call.requestID)
-            if route.keepsAnswers, let key = try Self.idempotencyKey(of: call.request) {
-                return try runOnce(key, &call, route.handler)
+            call = Call(request: call.request, parameters: parameters, requestID: call.requestID, started: call.started)
+            switch route.handler {
+            case .now(let handler):
+                if route.keepsAnswers, let key = try Self.idempotencyKey(of: call.request) {
+                    return .response(try runOnce(key, &call, handler))
+                }
+                return .response(try handler(self, &call))
+            case .waiting(let handler):
+                return try handler(self, &call)
             }
-            return try route.handler(self, &call)
         case .wrongMethod(let allowed):
             throw Problem(.methodNotAllowed, "\(call.request.method) is not allowed here.",
                           headers: [("Allow", allowed.joined(separator: ", "))])

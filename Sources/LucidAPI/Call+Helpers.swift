@@ -94,7 +94,7 @@ enum Reply {
         return json(bytes: writer.bytes, status: status, version: version, headers: headers)
     }
 
-    private static func json(bytes: [UInt8], status: Int, version: Int?, headers: [(name: String, value: String)]) -> Response {
+    static func json(bytes: [UInt8], status: Int = 200, version: Int?, headers: [(name: String, value: String)] = []) -> Response {
         var all: [(name: String, value: String)] = [("Content-Type", "application/json; charset=utf-8")]
         if let version { all.append(("ETag", "\"\(version)\"")) }
         return Response(status: status, headers: all + headers, body: bytes)
@@ -147,6 +147,7 @@ extension API {
         }
         call.user = entry.user
         call.tokenHash = tokenHash
+        call.sessionExpiresAt = entry.expiresAt
         return entry.user
     }
 }

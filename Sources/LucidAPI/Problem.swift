@@ -10,6 +10,7 @@ public struct Problem: Error, Sendable {
         case registrationClosed = "registration-closed"
         case notFound = "not-found"
         case methodNotAllowed = "method-not-allowed"
+        case notAcceptable = "not-acceptable"
         case preconditionFailed = "precondition-failed"
         case payloadTooLarge = "payload-too-large"
         case unsupportedMediaType = "unsupported-media-type"
@@ -19,6 +20,7 @@ public struct Problem: Error, Sendable {
         case nothingToUndo = "nothing-to-undo"
         case nothingToRedo = "nothing-to-redo"
         case tooManyAttempts = "too-many-attempts"
+        case tooManyStreams = "too-many-streams"
         case idempotencyKeyReused = "idempotency-key-reused"
         case idempotencyKeyInProgress = "idempotency-key-in-progress"
         case unavailable
@@ -31,12 +33,13 @@ public struct Problem: Error, Sendable {
             case .registrationClosed: 403
             case .notFound: 404
             case .methodNotAllowed: 405
+            case .notAcceptable: 406
             case .preconditionFailed: 412
             case .payloadTooLarge: 413
             case .unsupportedMediaType: 415
             case .validationFailed, .idempotencyKeyReused: 422
             case .usernameTaken, .dreamExists, .nothingToUndo, .nothingToRedo, .idempotencyKeyInProgress: 409
-            case .tooManyAttempts: 429
+            case .tooManyAttempts, .tooManyStreams: 429
             case .unavailable: 503
             case .internal: 500
             }
@@ -49,6 +52,7 @@ public struct Problem: Error, Sendable {
             case .registrationClosed: "Registration closed"
             case .notFound: "Not found"
             case .methodNotAllowed: "Method not allowed"
+            case .notAcceptable: "Not acceptable"
             case .preconditionFailed: "Precondition failed"
             case .payloadTooLarge: "Payload too large"
             case .unsupportedMediaType: "Unsupported media type"
@@ -58,6 +62,7 @@ public struct Problem: Error, Sendable {
             case .nothingToUndo: "Nothing to undo"
             case .nothingToRedo: "Nothing to redo"
             case .tooManyAttempts: "Too many attempts"
+            case .tooManyStreams: "Too many streams"
             case .idempotencyKeyReused: "Idempotency key reused"
             case .idempotencyKeyInProgress: "Idempotency key in progress"
             case .unavailable: "Temporarily unavailable"

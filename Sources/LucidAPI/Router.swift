@@ -5,6 +5,12 @@ import LucidHTTP
 struct Router: Sendable {
     typealias Handler = @Sendable (API, inout Call) throws(Problem) -> Response
 
+    /// How a route answers: at once, or with an answer that may wait or stream.
+    enum Answering: Sendable {
+        case now(Handler)
+        case waiting(@Sendable (API, inout Call) throws(Problem) -> Answer)
+    }
+
     struct Route: Sendable {
         let method: String
         let pattern: String
@@ -14,7 +20,7 @@ struct Router: Sendable {
         /// its answer again: every signed-in mutation but signing out, which a retry cannot
         /// repeat anyway (its token no longer signs anyone in).
         let keepsAnswers: Bool
-        let handler: Handler
+        let handler: Answering
     }
 
     /// Who may call a route and how the server takes its requests, known before the body is read.
@@ -38,7 +44,15 @@ struct Router: Sendable {
         let mutates = method != "GET" && method != "HEAD"
         routes.append(Route(
             method: method, pattern: pattern, segments: Self.split(pattern), access: access,
-            keepsAnswers: keepsAnswers ?? (mutates && access == .signedIn), handler: handler))
+            keepsAnswers: keepsAnswers ?? (mutates && access == .signedIn), handler: .now(handler)))
+    }
+
+    /// Adds a signed-in `GET` route whose answer may wait without a thread (a long poll) or
+    /// stream (Server-Sent Events).
+    mutating func addWaiting(_ pattern: String, _ handler: @escaping @Sendable (API, inout Call) throws(Problem) -> Answer) {
+        routes.append(Route(
+            method: "GET", pattern: pattern, segments: Self.split(pattern), access: .signedIn, keepsAnswers: false,
+            handler: .waiting(handler)))
     }
 
     private static func split(_ path: String) -> [Substring] {

@@ -25,6 +25,8 @@ struct Configuration: Equatable {
     var headCacheBytes = JournalStore.defaultHeadCacheBytes
     /// Seconds an idempotency key's answer is kept for retries.
     var idempotencyKeyLifetime = 86_400
+    /// Event streams one user may hold open at once.
+    var maxStreamsPerUser = 16
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -53,6 +55,7 @@ struct Configuration: Equatable {
         ("--session-cache-entries", "LUCID_SESSION_CACHE_ENTRIES", integer(\.sessionCacheEntries, in: 1...10_000_000)),
         ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", integer(\.headCacheBytes, in: (1 << 20)...(1 << 44))),
         ("--idempotency-key-lifetime", "LUCID_IDEMPOTENCY_KEY_LIFETIME", integer(\.idempotencyKeyLifetime, in: 60...31_536_000)),
+        ("--max-streams-per-user", "LUCID_MAX_STREAMS_PER_USER", integer(\.maxStreamsPerUser, in: 1...10_000)),
     ]
 
     /// Reads a whole number within `range` into the setting at `key`.
@@ -130,5 +133,8 @@ struct Configuration: Equatable {
           --idempotency-key-lifetime S
                                   seconds a request's Idempotency-Key and answer are kept for its
                                   retries (LUCID_IDEMPOTENCY_KEY_LIFETIME; default 86400)
+          --max-streams-per-user N
+                                  event streams (GET /v1/events) one user may hold open
+                                  (LUCID_MAX_STREAMS_PER_USER; default 16)
         """
 }

@@ -21,7 +21,8 @@ enum Service {
                     registration: configuration.registration, maxBodyBytes: configuration.maxBodyBytes,
                     concurrentHashes: configuration.concurrentHashes,
                     sessionCacheCapacity: configuration.sessionCacheEntries,
-                    idempotencyKeyLifetime: configuration.idempotencyKeyLifetime),
+                    idempotencyKeyLifetime: configuration.idempotencyKeyLifetime,
+                    maxStreamsPerUser: configuration.maxStreamsPerUser),
                 log: log.write)
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, workers: configuration.threads,

@@ -37,6 +37,7 @@ import Testing
         ["serve", "--max-concurrent-hashes=0"],
         ["serve", "--head-cache-bytes", "4096"], ["serve", "--head-cache-bytes=lots"],
         ["serve", "--idempotency-key-lifetime=59"], ["serve", "--idempotency-key-lifetime", "forever"],
+        ["serve", "--max-streams-per-user=0"],
     ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
         let result = try Self.run(arguments)

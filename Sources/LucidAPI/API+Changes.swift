@@ -12,9 +12,9 @@ extension API {
     /// How many bytes of missed versions a stream sends before it ends, so that the client,
     /// far behind, reconnects from its last event id and catches up over several streams
     /// instead of the server buffering them all for it.
-    static let catchUpBytes = 1 << 20
+    static let catchUpBytes = 256 << 10
     /// How many bytes may wait unsent on a stream before it is cut (a client that does not read).
-    static let streamBufferBytes = 4 << 20
+    static let streamBufferBytes = 1 << 20
 
     /// What a client that has seen version `since` must apply to reach the current version.
     /// With `wait`, a client that is up to date waits up to that many seconds for the next
@@ -103,17 +103,18 @@ extension API {
     /// last one it got.
     private func catchUp(_ stream: StreamListener, of user: UUID, after since: Int) {
         var last = since, sent = 0
-        while sent < Self.catchUpBytes {
+        while true {
             guard let page = try? journals.events(of: user, after: last, limit: Self.catchUpPage) else { return stream.end() }
-            if page.isEmpty { break }
+            guard !page.isEmpty else { break }
             for event in page {
+                // At least one version per stream, so every reconnect makes progress.
+                if sent >= Self.catchUpBytes { return stream.end() }
                 let rendered = RenderedEvent(event)
                 guard stream.sendMissed(rendered) else { return stream.end() }
                 sent += rendered.serverSentEvent.count
                 last = event.version
             }
         }
-        if sent >= Self.catchUpBytes { return stream.end() }
         _ = stream.goLive(after: last)
     }
 

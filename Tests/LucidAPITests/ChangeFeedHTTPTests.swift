@@ -146,6 +146,25 @@ struct ChangeFeedHTTPTests {
         }
     }
 
+    @Test func aClientFarBehindCatchesUpOverSeveralStreamsWithNothingLostOrRepeated() throws {
+        try withFeedServer { client, _ in
+            let token = try client.register("faraway")
+            // 40 versions of about 10 KB each: more than one stream sends of missed versions.
+            for index in 1...40 { try client.addDream(token, "\(index) " + String(repeating: "long dream ", count: 900)) }
+            var received: [Int] = [], streams = 0
+            while received.last != 40 {
+                let resume = received.last.map { [("Last-Event-ID", String($0))] } ?? [("Last-Event-ID", "0")]
+                let (head, events) = try client.openEvents(token, headers: [("Accept", "text/event-stream")] + resume)
+                #expect(head.status == 200)
+                streams += 1
+                while received.last != 40, let event = try events.nextEvent() { received.append(Int(event.id ?? "") ?? -1) }
+                try #require(streams < 10)
+            }
+            #expect(received == Array(1...40))
+            #expect(streams > 1)
+        }
+    }
+
     @Test func signingOutEndsTheSessionsStreamsAndNoOthers() throws {
         try withFeedServer { client, _ in
             let phone = try client.register("owner")

@@ -45,21 +45,24 @@ extension API {
             if let error = Self.passwordError(input.password) { reader.fail(error.pointer, error.detail) }
         }
         guard let input, reader.errors.isEmpty else { throw reader.problem }
-
-        let hash: String
-        do throws(CryptoError) { hash = try hasher.hash(input.password) } catch { throw Self.shortOfMemory(error) }
-        let user = User(id: environment.newID(), username: input.username, createdAt: environment.now())
-        let token = SessionToken.generate()
-        do throws(AccountError) {
-            try accounts.register(user, passwordHash: hash, sessionTokenHash: SessionToken.hash(token))
-        } catch {
-            throw Problem.account(error)
+        let (response, user) = try withCredentialsKey(call, username: input.username, fields: []) {
+            (request) throws(Problem) -> (Response, User) in
+            if let request, let replayed = try reopenRegistration(request, username: input.username, password: input.password) {
+                return replayed
+            }
+            let hash: String
+            do throws(CryptoError) { hash = try hasher.hash(input.password) } catch { throw Self.shortOfMemory(error) }
+            let user = User(id: environment.newID(), username: input.username, createdAt: environment.now())
+            let token = SessionToken.generate()
+            do throws(AccountError) {
+                try accounts.register(user, passwordHash: hash, sessionTokenHash: SessionToken.hash(token), keeping: request)
+            } catch {
+                throw Problem.account(error)
+            }
+            return (Self.registered(user, token: token), user)
         }
         call.user = user
-        return Reply.object(status: 201) { writer in
-            writer.key("user"); writer.value(user)
-            writer.key("token"); writer.string(token)
-        }
+        return response
     }
 
     func signIn(_ call: inout Call) throws(Problem) -> Response {
@@ -98,9 +101,14 @@ extension API {
             try? accounts.updatePasswordHash(of: stored.user.id, to: upgraded)
         }
         let expiresAt = lifetime.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + Int64($0) * 1000) }
-        let token = try startSession(for: stored.user, at: now, expiresAt: expiresAt)
         call.user = stored.user
-        return Reply.object(status: 201) { writer in
+        let fields = [lifetime.map(String.init) ?? ""]
+        let (token, replayed) = try withCredentialsKey(call, username: input.username, fields: fields) {
+            (request) throws(Problem) -> (String, Bool) in
+            guard let request else { return (try startSession(for: stored.user, at: now, expiresAt: expiresAt), false) }
+            return try openKeyedSession(for: stored.user, request, expiresAt: expiresAt)
+        }
+        return Reply.object(status: 201, headers: replayed ? [("Idempotent-Replayed", "true")] : []) { writer in
             writer.key("token"); writer.string(token)
             if let expiresAt { writer.key("expiresAt"); writer.timestamp(expiresAt) }
         }

@@ -9,7 +9,7 @@ import Synchronization
 /// running is turned away rather than run beside the first.
 final class RunningKeys: Sendable {
     private struct Scoped: Hashable {
-        let user: UUID
+        let scope: String
         let key: String
     }
 
@@ -17,12 +17,23 @@ final class RunningKeys: Sendable {
 
     /// Claims `key` of `user`; false if a request with it is running.
     func claim(_ key: String, of user: UUID) -> Bool {
-        running.withLock { $0.insert(Scoped(user: user, key: key)).inserted }
+        claim(key, in: user.uuidString)
+    }
+
+    /// Claims `key` in `scope` (a user, or the username a registration or sign-in names);
+    /// false if a request with it is running.
+    func claim(_ key: String, in scope: String) -> Bool {
+        running.withLock { $0.insert(Scoped(scope: scope, key: key)).inserted }
     }
 
     /// Lets go of a claimed key.
     func release(_ key: String, of user: UUID) {
-        _ = running.withLock { $0.remove(Scoped(user: user, key: key)) }
+        release(key, in: user.uuidString)
+    }
+
+    /// Lets go of a key claimed in `scope`.
+    func release(_ key: String, in scope: String) {
+        _ = running.withLock { $0.remove(Scoped(scope: scope, key: key)) }
     }
 }
 
@@ -56,17 +67,12 @@ extension API {
         let user = try authenticate(&call)
         let now = environment.now()
         let request = KeyedRequest(key: key, fingerprint: Self.fingerprint(of: call.request), at: now)
-        guard runningKeys.claim(key, of: user.id) else {
-            throw Problem(.idempotencyKeyInProgress, "A request with this Idempotency-Key is still running; try again when it has been answered.",
-                          headers: [("Retry-After", "1")])
-        }
+        guard runningKeys.claim(key, of: user.id) else { throw Self.keyInProgress }
         defer { runningKeys.release(key, of: user.id) }
-        let oldest = Timestamp(millisecondsSince1970: now.millisecondsSince1970 - Int64(configuration.idempotencyKeyLifetime) * 1000)
+        let oldest = oldestKeptKey(at: now)
         let kept = try journal { () throws(JournalError) in try journals.outcome(of: key, for: user.id, notBefore: oldest) }
         if let kept {
-            guard kept.fingerprint == request.fingerprint else {
-                throw Problem(.idempotencyKeyReused, "This Idempotency-Key was used for another request; use a new key for a new request.")
-            }
+            guard kept.fingerprint == request.fingerprint else { throw Self.keyReused }
             var response = Response(kept.answer)
             response.headers.append(("Idempotent-Replayed", "true"))
             return response
@@ -83,6 +89,18 @@ extension API {
             }
             throw error
         }
+    }
+
+    static let keyInProgress = Problem(
+        .idempotencyKeyInProgress, "A request with this Idempotency-Key is still running; try again when it has been answered.",
+        headers: [("Retry-After", "1")])
+
+    static let keyReused = Problem(
+        .idempotencyKeyReused, "This Idempotency-Key was used for another request; use a new key for a new request.")
+
+    /// The oldest use of a key that is still remembered at `now`.
+    func oldestKeptKey(at now: Timestamp) -> Timestamp {
+        Timestamp(millisecondsSince1970: now.millisecondsSince1970 - Int64(configuration.idempotencyKeyLifetime) * 1000)
     }
 
     /// Runs a write of `user`'s journal through `write`, answering with `render` of its

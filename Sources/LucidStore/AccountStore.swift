@@ -23,6 +23,17 @@ public enum AccountError: Error, Hashable, Sendable {
     case storage(SQLiteError)
 }
 
+/// How a request for a session sent with an idempotency key went.
+public enum KeyedSession: Equatable, Sendable {
+    /// A new session is open, recorded under the key.
+    case opened
+    /// The key had opened a session for the same request before: that session, whose token
+    /// has this hash, is closed, and the new one takes its place under the key.
+    case reopened(closing: String)
+    /// The key was used for another request; nothing changed.
+    case keyUsedElsewhere
+}
+
 /// Users and their sessions. It stores only what it is given: hashing passwords and
 /// tokens is the caller's job, so no secret ever reaches this layer in the clear.
 public final class AccountStore: Sendable {
@@ -34,8 +45,11 @@ public final class AccountStore: Sendable {
     }
 
     /// Registers a user together with its first session (token hash `tokenHash`, no expiry),
-    /// in one transaction: both are stored or neither is. `.usernameTaken` if the name is in use.
-    public func register(_ user: User, passwordHash: String, sessionTokenHash tokenHash: String) throws(AccountError) {
+    /// in one transaction: both are stored or neither is, and with them the record that
+    /// `request` (if it has a key) opened that session. `.usernameTaken` if the name is in use.
+    public func register(
+        _ user: User, passwordHash: String, sessionTokenHash tokenHash: String, keeping request: KeyedRequest? = nil
+    ) throws(AccountError) {
         do {
             try run { (connection) throws(SQLiteError) in
                 try connection.transaction { () throws(SQLiteError) in
@@ -43,6 +57,7 @@ public final class AccountStore: Sendable {
                         .run(.text(user.id.uuidString), .text(user.username), .text(passwordHash),
                              .integer(user.createdAt.millisecondsSince1970))
                     try Self.insertSession(tokenHash: tokenHash, for: user.id, at: user.createdAt, expiresAt: nil, on: connection)
+                    if let request { try KeyTables(connection: connection).keep(session: tokenHash, for: request, of: user.id) }
                 }
             }
         } catch .storage(let error) where error.code == lucid_sqlite_constraint_unique() {
@@ -70,6 +85,39 @@ public final class AccountStore: Sendable {
     public func createSession(tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?) throws(AccountError) {
         try run { (connection) throws(SQLiteError) in
             try Self.insertSession(tokenHash: tokenHash, for: user, at: now, expiresAt: expiresAt, on: connection)
+        }
+    }
+
+    /// The fingerprint of the request that used `key` of `user` at or after `notBefore`, if
+    /// one did, for a registration's retry to check before it reopens the session.
+    public func keyedRequest(_ key: String, of user: UUID, notBefore: Timestamp) throws(AccountError) -> [UInt8]? {
+        try run { (connection) throws(SQLiteError) in
+            try KeyTables(connection: connection).session(of: key, for: user, notBefore: notBefore)?.fingerprint
+        }
+    }
+
+    /// Opens a session for `user` (token hash `tokenHash`) for a request sent with a key, in
+    /// one transaction: a key not used since `notBefore` records the new session; a key used
+    /// for the same request (same fingerprint) has its session closed and replaced by the new
+    /// one; a key used for another request changes nothing.
+    public func openSession(
+        tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?, keeping request: KeyedRequest,
+        notBefore: Timestamp
+    ) throws(AccountError) -> KeyedSession {
+        try run { (connection) throws(SQLiteError) in
+            try connection.transaction { () throws(SQLiteError) -> KeyedSession in
+                let keys = KeyTables(connection: connection)
+                let earlier = try keys.session(of: request.key, for: user, notBefore: notBefore)
+                if let earlier, earlier.fingerprint != request.fingerprint || earlier.session == nil { return .keyUsedElsewhere }
+                try Self.insertSession(tokenHash: tokenHash, for: user, at: now, expiresAt: expiresAt, on: connection)
+                guard let closing = earlier?.session else {
+                    try keys.keep(session: tokenHash, for: request, of: user)
+                    return .opened
+                }
+                try connection.statement("DELETE FROM sessions WHERE token_hash = ?").run(.text(closing))
+                try keys.move(request.key, of: user, to: tokenHash)
+                return .reopened(closing: closing)
+            }
         }
     }
 

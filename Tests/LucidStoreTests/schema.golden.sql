@@ -48,7 +48,7 @@ CREATE TABLE idempotency_keys (
     status      INTEGER NOT NULL CHECK (status BETWEEN 200 AND 499),
     -- Its headers, one "Name: value" per line (Content-Type, ETag, Location).
     headers     TEXT    NOT NULL,
-    body        BLOB    NOT NULL,
+    body        BLOB    NOT NULL, session TEXT,
     PRIMARY KEY (user_id, key)
 ) STRICT;
 CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);

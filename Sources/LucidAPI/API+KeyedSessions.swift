@@ -1,0 +1,87 @@
+import Foundation
+import LucidCrypto
+import LucidHTTP
+import LucidModel
+import LucidStore
+
+/// Registration and sign-in sent with an `Idempotency-Key`. Their answer carries a token that
+/// is shown once and stored only as a hash, so it cannot be sent again: a retry of the same
+/// request (same username and fields, a password that checks) gets a new token for the same
+/// account, marked `Idempotent-Replayed`, and the session whose answer was lost is closed, so
+/// one keyed request never leaves two sessions open. Their fingerprint leaves the password
+/// out (it would be a fast hash of a password); the password is checked against its argon2id
+/// hash instead.
+extension API {
+    /// Runs `body` with the request's key claimed for `username`, and the fingerprint of the
+    /// request's `fields` (never the password); `nil` when the request has no key.
+    func withCredentialsKey<T>(
+        _ call: Call, username: String, fields: [String], _ body: (KeyedRequest?) throws(Problem) -> T
+    ) throws(Problem) -> T {
+        guard let key = try Self.idempotencyKey(of: call.request) else { return try body(nil) }
+        let scope = "username:" + username
+        guard runningKeys.claim(key, in: scope) else { throw Self.keyInProgress }
+        defer { runningKeys.release(key, in: scope) }
+        let parts = [call.request.method, call.request.path, username] + fields
+        return try body(KeyedRequest(key: key, fingerprint: Digest.sha256(parts.map { Array($0.utf8) }), at: environment.now()))
+    }
+
+    /// The answer to a retried registration: the account exists, `request`'s key opened its
+    /// session, and `password` checks. `nil` when there is no such account yet (the
+    /// registration runs); the same 409 as any taken name when the key or password does not
+    /// fit, so neither tells anything about someone else's account.
+    func reopenRegistration(_ request: KeyedRequest, username: String, password: String) throws(Problem) -> (Response, User)? {
+        let stored: (user: User, passwordHash: String)?
+        do throws(AccountError) { stored = try accounts.credentials(of: username) } catch { throw Problem.account(error) }
+        guard let stored else { return nil }
+        let fingerprint: [UInt8]?
+        do throws(AccountError) {
+            fingerprint = try accounts.keyedRequest(request.key, of: stored.user.id, notBefore: oldestKeptKey(at: request.at))
+        } catch {
+            throw Problem.account(error)
+        }
+        guard let fingerprint else { throw Problem.account(.usernameTaken) }
+        let matches: Bool
+        do throws(CryptoError) { matches = try hasher.verify(password, against: stored.passwordHash) } catch {
+            throw Problem(.unavailable, "The server is short of memory to check passwords; try again.", headers: [("Retry-After", "1")])
+        }
+        guard matches else { throw Problem.account(.usernameTaken) }
+        guard fingerprint == request.fingerprint else { throw Self.keyReused }
+        let (token, _) = try openKeyedSession(for: stored.user, request, expiresAt: nil)
+        var response = Self.registered(stored.user, token: token)
+        response.headers.append(("Idempotent-Replayed", "true"))
+        return (response, stored.user)
+    }
+
+    /// Opens a session for `user` for a keyed request; a retry closes the session the lost
+    /// answer held. Answers the new token, and whether it replaced one.
+    @discardableResult
+    func openKeyedSession(for user: User, _ request: KeyedRequest, expiresAt: Timestamp?) throws(Problem) -> (token: String, replayed: Bool) {
+        let token = SessionToken.generate()
+        let outcome: KeyedSession
+        do throws(AccountError) {
+            outcome = try accounts.openSession(
+                tokenHash: SessionToken.hash(token), for: user.id, at: request.at, expiresAt: expiresAt, keeping: request,
+                notBefore: oldestKeptKey(at: request.at))
+        } catch {
+            throw Problem.account(error)
+        }
+        switch outcome {
+        case .opened:
+            return (token, false)
+        case .reopened(let closing):
+            sessions.revoke(closing)
+            feed.endStreams(ofSession: closing)
+            return (token, true)
+        case .keyUsedElsewhere:
+            throw Self.keyReused
+        }
+    }
+
+    /// The answer to a registration: the user and its first token.
+    static func registered(_ user: User, token: String) -> Response {
+        Reply.object(status: 201) { writer in
+            writer.key("user"); writer.value(user)
+            writer.key("token"); writer.string(token)
+        }
+    }
+}

@@ -38,6 +38,8 @@ struct MutationPlanner {
 
     /// The next mutation; the server stamps what it creates with `now`.
     mutating func next(at now: Timestamp) -> PlannedMutation {
+        // A redo has something to redo only between an undo and the next change: often, then.
+        if !redoStack.isEmpty && Int.random(in: 0..<3, using: &random.generator) == 0 { return step(undo: false) }
         let roll = Int.random(in: 0..<100, using: &random.generator)
         switch roll {
         case ..<16: return add(at: now)

@@ -51,10 +51,13 @@ extension API {
         return key
     }
 
-    /// What a retry must repeat to count as the same request: method, path, If-Match and body.
+    /// What a retry must repeat to count as the same request: method, path, If-Match, the
+    /// body and its media type (a body resent as another type is another request, which must
+    /// not get the first one's 415 again).
     static func fingerprint(of request: Request) -> [UInt8] {
         let precondition = request.header("if-match").map { Array("=\($0)".utf8) } ?? []
-        return Digest.sha256([Array(request.method.utf8), Array(request.path.utf8), precondition, request.body])
+        let mediaType = request.header("content-type").map { Array("=\($0)".utf8) } ?? []
+        return Digest.sha256([Array(request.method.utf8), Array(request.path.utf8), precondition, mediaType, request.body])
     }
 
     /// Runs a mutation that carries an idempotency key at most once per user and key: a
@@ -124,11 +127,11 @@ extension API {
 extension Problem {
     /// Whether the same request would get this problem again whatever happens meanwhile: it
     /// comes from the request alone (its syntax, its media type, its fields), or from an
-    /// If-Match on a version the journal has left for good.
+    /// If-Match on versions the journal has left for good.
     var isRepeatable: Bool {
         switch kind {
-        case .badRequest, .unsupportedMediaType, .payloadTooLarge, .preconditionFailed: true
-        case .validationFailed: !concernsJournal
+        case .badRequest, .unsupportedMediaType, .payloadTooLarge: true
+        case .validationFailed, .preconditionFailed: !concernsJournal
         default: false
         }
     }

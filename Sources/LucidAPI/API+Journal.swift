@@ -12,7 +12,8 @@ extension API {
     }
 
     /// The version a mutation must find the journal at, from If-Match. With several tags,
-    /// the current version if it is among them: the store checks it again under its lock.
+    /// the current version if it is among them (the store checks it again under its lock),
+    /// or else the nearest one ahead of it.
     /// Tags that name no version at all (weak, or not written as we write versions) can
     /// never match, so they are 412 at once.
     func expectedVersion(_ call: Call, of user: User) throws(Problem) -> Int? {
@@ -24,7 +25,9 @@ extension API {
                           "If-Match names no version of this journal: a weak tag never matches, and versions are written \"12\".",
                           headers: [("ETag", "\"\(current)\"")])
         }
-        return versions.contains(current) ? current : first
+        // Not at one of them now: the next it may reach, so that the refusal says whether the
+        // request can ever succeed (a version ahead) or never will (all behind).
+        return versions.contains(current) ? current : versions.filter { $0 > current }.min() ?? first
     }
 
     /// Applies `actions` as one change of `user`'s journal, with the request's If-Match, and

@@ -25,8 +25,11 @@ extension Problem {
     static func journal(_ error: JournalError, locate: (Int) -> String) -> Problem {
         switch error {
         case .versionMismatch(let expected, let actual):
-            return Problem(.preconditionFailed, "If-Match named version \(expected), but the journal is at version \(actual).",
-                           headers: [("ETag", "\"\(actual)\"")])
+            var problem = Problem(.preconditionFailed, "If-Match named version \(expected), but the journal is at version \(actual).",
+                                  headers: [("ETag", "\"\(actual)\"")])
+            // A version the journal has left is left for good; one it has not reached yet may come.
+            problem.concernsJournal = expected > actual
+            return problem
         case .rejected(let batch):
             var problem = refused(batch.error, at: locate(batch.index))
             problem.concernsJournal = true

@@ -207,6 +207,14 @@ struct IdempotencyTests {
             let fixed: [String: Any] = ["description": "fixed", "creature": Self.shark]
             expectProblem(try client.keyed("POST", "/v1/dreams", key: "bad", json: fixed, token: token), 422, "idempotency-key-reused")
 
+            // The body sent as another media type is refused for good; sent right, it is another request.
+            let plain = try client.request("POST", "/v1/dreams", body: Array(#"{"description":"typed","creature":{"kind":"shark"}}"#.utf8),
+                                           token: token, headers: [("Content-Type", "text/plain"), ("Idempotency-Key", "typed")])
+            expectProblem(plain, 415, "unsupported-media-type")
+            let typed = try client.request("POST", "/v1/dreams", body: Array(#"{"description":"typed","creature":{"kind":"shark"}}"#.utf8),
+                                           token: token, headers: [("Content-Type", "application/json"), ("Idempotency-Key", "typed")])
+            expectProblem(typed, 422, "idempotency-key-reused")
+
             // An If-Match on a version the journal has left is refused for good.
             try client.addDream(token, "moves the journal on")
             let stale = try client.keyed("POST", "/v1/undo", key: "stale", token: token, headers: [("If-Match", "\"0\"")])

@@ -155,7 +155,7 @@ extension API {
 
     /// The answer when a password could not be hashed or checked: a 503 to retry, never a
     /// verdict on the password.
-    private static func shortOfMemory(_ error: CryptoError) -> Problem {
+    static func shortOfMemory(_ error: CryptoError) -> Problem {
         switch error {
         case .outOfMemory:
             Problem(.unavailable, "The server is short of memory to check passwords; try again.", headers: [("Retry-After", "1")])

@@ -27,13 +27,13 @@ extension API {
         }
         let wait = try call.integerParameter("wait", in: 0...Self.longestWait) ?? 0
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
-        guard wait > 0, since == head.version else { return .response(try changes(since: since, of: user, call)) }
+        guard wait > 0, since == head.version else { return .response(try changes(since: since, to: head, of: user, call)) }
 
         let otherwise = call.alreadyHas(version: since)
             ? Reply.notModified(version: since)
             : Reply.json(VersionedDiff(version: since, diff: ModelDiff()), version: since)
         let listener = Slot<PollListener>()
-        let pending = PendingResponse(timeout: .seconds(wait), otherwise: tagged(otherwise, call)) { [weak self, call] response in
+        let pending = PendingResponse(timeout: .seconds(wait), otherwise: Self.tagged(otherwise, call)) { [weak self, call] response in
             if let self, let poll = listener.value { feed.remove(poll) }
             self?.logLine(response, of: call)
         }
@@ -45,16 +45,15 @@ extension API {
         // A version committed before the poll listened is on the head by now.
         do throws(Problem) {
             let current = try journal { () throws(JournalError) in try journals.head(of: user.id) }
-            if current.version > since { pending.answer(tagged(try changes(since: since, of: user, call), call)) }
+            if current.version > since { pending.answer(Self.tagged(try changes(since: since, to: current, of: user, call), call)) }
         } catch {
-            pending.answer(tagged(error.response(requestID: call.requestID), call))
+            pending.answer(Self.tagged(error.response(requestID: call.requestID), call))
         }
         return .pending(pending)
     }
 
-    /// The diff from `since` to the current version, now.
-    private func changes(since: Int, of user: User, _ call: Call) throws(Problem) -> Response {
-        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+    /// The diff from `since` to `head`, the journal's current version.
+    private func changes(since: Int, to head: Snapshot, of user: User, _ call: Call) throws(Problem) -> Response {
         if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
         let old = try journal { () throws(JournalError) in try journals.model(of: user.id, at: since) }
         return Reply.json(
@@ -124,8 +123,6 @@ extension API {
         response.headers.append(("X-Request-Id", call.requestID))
         return response
     }
-
-    func tagged(_ response: Response, _ call: Call) -> Response { Self.tagged(response, call) }
 }
 
 extension Call {

@@ -42,7 +42,7 @@ extension API {
         guard let fingerprint else { throw Problem.account(.usernameTaken) }
         let matches: Bool
         do throws(CryptoError) { matches = try hasher.verify(password, against: stored.passwordHash) } catch {
-            throw Problem(.unavailable, "The server is short of memory to check passwords; try again.", headers: [("Retry-After", "1")])
+            throw Self.shortOfMemory(error)
         }
         guard matches else { throw Problem.account(.usernameTaken) }
         guard fingerprint == request.fingerprint else { throw Self.keyReused }

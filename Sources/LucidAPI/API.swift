@@ -185,15 +185,19 @@ public final class API: Sendable {
                 return .pending(pending)
             }
         } catch {
-            var failure = ""
-            if let detail = error.logDetail { failure = " error=" + LogText.escaped(String(detail.prefix(Self.logDetailLimit))) }
-            return .response(finish(error.response(requestID: requestID), of: call, failure: failure))
+            return .response(finish(error, of: call))
         }
+    }
+
+    /// The problem as the call's answer, logged with what went wrong inside the server (`error=`).
+    private func finish(_ problem: Problem, of call: Call) -> Response {
+        let failure = problem.logDetail.map { " error=" + LogText.escaped(String($0.prefix(Self.logDetailLimit))) } ?? ""
+        return finish(problem.response(requestID: call.requestID), of: call, failure: failure)
     }
 
     /// `response` with the call's request id, logged.
     func finish(_ response: Response, of call: Call, failure: String = "") -> Response {
-        let response = tagged(response, call)
+        let response = Self.tagged(response, call)
         logLine(response, of: call, failure: failure)
         return response
     }
@@ -223,10 +227,7 @@ public final class API: Sendable {
 
     /// Answers `request` with the problem `problem`, logged like any answer.
     func answer(_ request: Request, with problem: Problem) -> Response {
-        let call = Call(request: request, parameters: [:], requestID: Self.makeRequestID(), started: .now)
-        var failure = ""
-        if let detail = problem.logDetail { failure = " error=" + LogText.escaped(String(detail.prefix(Self.logDetailLimit))) }
-        return finish(problem.response(requestID: call.requestID), of: call, failure: failure)
+        finish(problem, of: Call(request: request, parameters: [:], requestID: Self.makeRequestID(), started: .now))
     }
 
     private func route(_ call: inout Call) throws(Problem) -> Answer {

@@ -2,14 +2,19 @@
 #define LUCID_CMICROHTTPD_SHIM_H
 
 // Fixed-arity wrappers around libmicrohttpd's variadic calls, which Swift
-// cannot call directly. Everything here is `static inline`, so the module
-// stays a header-only system library that links "microhttpd".
+// cannot call directly, and the few socket calls whose C structs Swift should
+// not build (sockaddr, the packed epoll_event). Everything here is
+// `static inline`, so the module stays a header-only system library that
+// links "microhttpd".
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
 
@@ -108,53 +113,6 @@ lucid_mhd_connection_fd (struct MHD_Connection *connection)
   return (NULL == info) ? -1 : info->connect_fd;
 }
 
-/// What a content reader returns to end the body (the last chunk goes out), and to close
-/// the connection without ending it: macros with casts, which Swift does not import.
-static const long LUCID_MHD_READER_END_OF_STREAM = MHD_CONTENT_READER_END_OF_STREAM;
-static const long LUCID_MHD_READER_END_WITH_ERROR = MHD_CONTENT_READER_END_WITH_ERROR;
-
-/// A response whose body comes from `reader` with no size known in advance
-/// (MHD_SIZE_UNKNOWN, another macro Swift does not import): libmicrohttpd sends it chunked
-/// to an HTTP/1.1 client, and ends it by closing the connection for HTTP/1.0.
-static inline struct MHD_Response *
-lucid_mhd_create_stream_response (size_t block_size,
-                                  MHD_ContentReaderCallback reader,
-                                  void *reader_cls,
-                                  MHD_ContentReaderFreeCallback free_reader_cls)
-{
-  return MHD_create_response_from_callback (MHD_SIZE_UNKNOWN, block_size,
-                                            reader, reader_cls,
-                                            free_reader_cls);
-}
-
-/// Makes `response` (of unknown size) go out without chunked framing, its end marked by
-/// closing the connection. For the head of a stream answering HEAD: libmicrohttpd 0.9.75
-/// follows a chunked head with a last chunk ("0\r\n\r\n") even for HEAD, which a client
-/// would read as the start of the next response. Returns MHD_NO if the flag is refused.
-static inline enum MHD_Result
-lucid_mhd_response_unchunked (struct MHD_Response *response)
-{
-  return MHD_set_response_options (response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
-}
-
-/// 1 if the client has closed its side of `connection` (or reset it), 0 if it is still
-/// there or cannot be told. Peeks without consuming: bytes of a pipelined request stay
-/// for libmicrohttpd. Only on the connection's I/O thread, inside one of its callbacks.
-static inline int
-lucid_mhd_peer_has_left (struct MHD_Connection *connection)
-{
-  int fd = lucid_mhd_connection_fd (connection);
-  if (fd < 0)
-    return 0;
-  char byte;
-  ssize_t received = recv (fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-  if (0 == received)
-    return 1;
-  if (received < 0)
-    return (ECONNRESET == errno || EPIPE == errno || ENOTCONN == errno) ? 1 : 0;
-  return 0;
-}
-
 /// The pointer stored as the connection's socket context by the notify-connection
 /// callback, or NULL.
 static inline void *
@@ -194,20 +152,17 @@ lucid_errno_text (int code, char *buffer, size_t size)
 #endif
 }
 
-/// The client's address as text ("127.0.0.2", "2001:db8::1") in `buffer`, or "" when
-/// libmicrohttpd does not know it. An IPv4-mapped IPv6 address is written as IPv4, so one
-/// client has one name whichever socket family it came in on.
+/// `address` as text ("127.0.0.2", "2001:db8::1") in `buffer`, or "" for another family.
+/// An IPv4-mapped IPv6 address is written as IPv4, so one client has one name whichever
+/// socket family it came in on.
 static inline void
-lucid_mhd_client_address (struct MHD_Connection *connection, char *buffer, size_t size)
+lucid_address_text (const struct sockaddr *address, char *buffer, size_t size)
 {
   if (0 == size)
     return;
   buffer[0] = '\0';
-  const union MHD_ConnectionInfo *info =
-    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  if ((NULL == info) || (NULL == info->client_addr))
+  if (NULL == address)
     return;
-  const struct sockaddr *address = info->client_addr;
   if (AF_INET == address->sa_family)
   {
     const struct sockaddr_in *v4 = (const struct sockaddr_in *) address;
@@ -221,6 +176,93 @@ lucid_mhd_client_address (struct MHD_Connection *connection, char *buffer, size_
     else
       inet_ntop (AF_INET6, &v6->sin6_addr, buffer, (socklen_t) size);
   }
+}
+
+/// The client's address of `connection` as text in `buffer` (see lucid_address_text), or
+/// "" when libmicrohttpd does not know it.
+static inline void
+lucid_mhd_client_address (struct MHD_Connection *connection, char *buffer, size_t size)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  lucid_address_text ((NULL == info) ? NULL : info->client_addr, buffer, size);
+}
+
+/// Readiness of one descriptor, as lucid_epoll_wait reports it.
+enum
+{
+  LUCID_READABLE = 1, /* bytes to read, or the peer closed its side */
+  LUCID_WRITABLE = 2, /* room in the send buffer */
+  LUCID_BROKEN = 4 /* error or hang-up: nothing more can be sent */
+};
+
+/// A new epoll instance, or -1 with errno set.
+static inline int
+lucid_epoll_create (void)
+{
+  return epoll_create1 (EPOLL_CLOEXEC);
+}
+
+/// A new non-blocking eventfd counter for waking an epoll loop, or -1 with errno set.
+static inline int
+lucid_eventfd (void)
+{
+  return eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+/// Removes `fd` from `epoll_fd`: needed before closing it while another descriptor of the
+/// same socket may still be open, or its events would keep coming.
+static inline void
+lucid_epoll_forget (int epoll_fd, int fd)
+{
+  (void) epoll_ctl (epoll_fd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/// Registers `fd` with the epoll instance `epoll_fd` under `token`, level-triggered, for
+/// reading (and the peer closing its side), plus writing when `writable` is non-zero;
+/// `modify` non-zero changes an existing registration. Returns 0, or -1 with errno set.
+/// The struct epoll_event is packed on x86-64, so it is only ever built here.
+static inline int
+lucid_epoll_watch (int epoll_fd, int fd, uint64_t token, int writable, int modify)
+{
+  struct epoll_event event;
+  memset (&event, 0, sizeof (event));
+  event.events = EPOLLIN | EPOLLRDHUP | (writable ? EPOLLOUT : 0);
+  event.data.u64 = token;
+  return epoll_ctl (epoll_fd, modify ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
+}
+
+/// Waits up to `timeout_ms` for ready descriptors of `epoll_fd`; writes each one's token
+/// and LUCID_* readiness into `tokens` and `readiness` (room for `capacity`). Returns how
+/// many, 0 on timeout or interruption, or -1 with errno set.
+static inline int
+lucid_epoll_wait (int epoll_fd, uint64_t *tokens, int *readiness, int capacity, int timeout_ms)
+{
+  struct epoll_event events[256];
+  if (capacity > 256)
+    capacity = 256;
+  int count = epoll_wait (epoll_fd, events, capacity, timeout_ms);
+  if (count < 0)
+    return (EINTR == errno) ? 0 : -1;
+  for (int index = 0; index < count; index++)
+  {
+    uint32_t flags = events[index].events;
+    tokens[index] = events[index].data.u64;
+    readiness[index] = ((flags & (EPOLLIN | EPOLLRDHUP)) ? LUCID_READABLE : 0)
+                       | ((flags & EPOLLOUT) ? LUCID_WRITABLE : 0)
+                       | ((flags & (EPOLLERR | EPOLLHUP)) ? LUCID_BROKEN : 0);
+  }
+  return count;
+}
+
+/// Makes a socket handed over from libmicrohttpd send each write at once: no corking
+/// (libmicrohttpd may have left TCP_CORK on after its last response), no Nagle delay.
+static inline void
+lucid_socket_send_at_once (int fd)
+{
+  int off = 0, on = 1;
+  (void) setsockopt (fd, IPPROTO_TCP, TCP_CORK, &off, sizeof (off));
+  (void) setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof (on));
 }
 
 #endif

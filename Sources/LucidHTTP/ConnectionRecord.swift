@@ -30,14 +30,17 @@ final class ConnectionRecord: Sendable {
     /// The connection's socket. Valid while the record is in the registry of open connections:
     /// libmicrohttpd removes it (notify-closed) before it closes the socket.
     let socket: Int32
+    /// The client's address, as counted in ``ClientSockets``.
+    let address: String
     /// When the current phase must be over, in ``MonotonicClock`` milliseconds; 0: no deadline.
     let deadline = Atomic<Int64>(0)
     /// Set when an answer went out before the body was read: the socket is then drained
     /// before it is closed, so the client reads the answer rather than a reset.
     let lingers = Atomic<Bool>(false)
 
-    init(socket: Int32) {
+    init(socket: Int32, address: String) {
         self.socket = socket
+        self.address = address
     }
 
     /// Sets the deadline `seconds` from now, or clears it with `nil`.

@@ -4,8 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// One running libmicrohttpd daemon with the threads around it: workers, watchdog, and the
-/// lingerer. Owned by `Server`, which serializes `start` and `shutDown` under its lock.
+/// One running libmicrohttpd daemon with the threads around it: workers, watchdog, the
+/// stream writer and the lingerer. Owned by `Server`, which serializes `start` and `shutDown` under its lock.
 final class Daemon {
     /// The `struct MHD_Daemon *`, valid until `shutDown`.
     private let handle: OpaquePointer
@@ -29,15 +29,18 @@ final class Daemon {
     static func start(_ configuration: ServerConfiguration, application: any HTTPApplication) throws(ServerError) -> Daemon {
         try configuration.validate()
         let connectionLimit = configuration.maxConnections ?? ConnectionBudget.automatic
-        let shared = ServerContext(configuration: configuration, application: application)
+        let shared = ServerContext(configuration: configuration, application: application, connectionLimit: connectionLimit)
         let context = Unmanaged.passRetained(shared)
         // Internal thread pool, each thread with its own epoll loop, so a wake-up costs
         // the connections that are ready, not all of them (10,000 idle connections are
         // normal for a mobile backend). ITC lets workers resume suspended connections.
-        // Error logging stays off: failures come back as ServerError instead.
+        // TURBO reads and writes before polling, and closes a connection without shutting
+        // its socket down, which lets the stream writer keep a socket it has taken (see
+        // ``StreamWriter``; the lingerer shuts its sockets down itself). Error logging stays
+        // off: failures come back as ServerError instead.
         let flags = UInt32(
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
-                | MHD_ALLOW_SUSPEND_RESUME.rawValue)
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue)
         var error: Int32 = 0
         let handle = lucid_mhd_start(
             flags,
@@ -61,6 +64,7 @@ final class Daemon {
         )
         guard let handle else {
             shared.pool.close()
+            shared.streamWriter.stop()
             shared.lingerer.stop()
             context.release()
             if error == LUCID_MHD_INVALID_HOST {
@@ -72,8 +76,8 @@ final class Daemon {
         return Daemon(handle: handle, context: context, connectionLimit: connectionLimit)
     }
 
-    /// The connections open now.
-    var openConnections: Int { context.takeUnretainedValue().connections.count }
+    /// The client sockets open now: libmicrohttpd's connections and the streams.
+    var openConnections: Int { context.takeUnretainedValue().sockets.total }
 
     /// Stops accepting, settles the answers that wait (pending ones are refused, streams
     /// end), waits up to `grace` for the other requests in flight, settles those still
@@ -99,7 +103,8 @@ final class Daemon {
         // stops, so every exchange is settled first: the queued ones are answered 503 (they
         // never ran), the ones still running are closed unanswered (they may or may not
         // take effect). Late answers from workers are dropped. Streams and pending answers
-        // were settled above; here they only get the time to send their last bytes.
+        // were settled above; pending answers get the time to send their last bytes here,
+        // streams in the writer's own stop.
         shared.pool.close()
         for exchange in shared.exchanges.all { exchange.abandon() }
         let sent = clock.now.advanced(by: .seconds(1))
@@ -108,6 +113,7 @@ final class Daemon {
         }
 
         MHD_stop_daemon(handle)
+        shared.streamWriter.stop()
         watchdog.stop()
         shared.lingerer.stop()
         // A worker still finishing an abandoned answer holds the application; give it the
@@ -120,8 +126,6 @@ final class Daemon {
     /// A readable text for an errno value (0 when libmicrohttpd set none).
     private static func errnoText(_ code: Int32) -> String {
         if code == 0 { return "libmicrohttpd could not start the daemon" }
-        var buffer = [CChar](repeating: 0, count: 256)
-        lucid_errno_text(code, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return cText(capacity: 256) { lucid_errno_text(code, $0, $1) }
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// worker pool. A worker answers it through ``deliver(_:)``, which resumes the connection;
 /// the I/O thread then takes the answer and sends it. An answer that waits (a
 /// ``PendingResponse``) is delivered later the same way, by whoever settles it; a stream is
-/// delivered at once and then runs on the connection (see ``StreamCallbacks``).
+/// delivered at once, and the I/O thread hands it to the ``StreamWriter``.
 ///
 /// `@unchecked Sendable`: the variable properties are touched only by the connection's I/O
 /// thread, except `request`, which is written before the exchange is submitted to the pool
@@ -65,6 +65,8 @@ final class Exchange: Job, @unchecked Sendable {
     var pendingAnswer: Response?
     /// Whether the exchange is counted among those `stop()` waits for.
     var isInFlight = false
+    /// The request came as HTTP/1.0, which has no chunked bodies.
+    var isHTTP10 = false
 
     init(connection: OpaquePointer, context: ServerContext, request: Request, framing: BodyFraming) {
         self.connection = connection

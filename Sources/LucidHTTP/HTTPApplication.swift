@@ -24,8 +24,8 @@ public protocol HTTPApplication: Sendable {
 ///
 /// Workers are few (a handful per core) and a change feed may hold thousands of clients for
 /// minutes or hours, so an answer that waits must not keep its worker: the two waiting
-/// cases leave the connection suspended, costing a socket and some memory but no thread,
-/// while ordinary requests keep every worker.
+/// cases cost a socket and some memory but no thread, while ordinary requests keep every
+/// worker.
 public enum Answer: Sendable {
     /// Send this response now.
     case response(Response)
@@ -35,12 +35,15 @@ public enum Answer: Sendable {
     /// ``HTTPApplication/refuse(_:because:)`` with ``Refusal/stopping`` at once, without
     /// waiting for the grace period.
     case pending(PendingResponse)
-    /// Send `head`'s status and headers now (its body is ignored), then the bytes given to
-    /// the stream as they come (chunked), until the stream is finished, the client leaves,
-    /// or the server stops (which ends every stream at once and never waits on them). A
-    /// `HEAD` request, or a status that has no body (1xx, 204, 304), gets the head alone,
-    /// and the stream ends at once (after a `HEAD`, without `Transfer-Encoding`, the
-    /// connection closes).
+    /// Send `head`'s status and headers now (its body, `Content-Length`, `Transfer-Encoding`
+    /// and `Connection` are replaced), then the bytes given to the stream as they come
+    /// (chunked; as they are to an HTTP/1.0 client), until the stream is finished, the client
+    /// leaves, or the server stops (which ends every stream at once and never waits on them).
+    /// A `HEAD` request, or a status that has no body (1xx, 204, 304), gets the head alone,
+    /// and the stream ends at once. The connection closes after a stream: it is sent by the
+    /// ``StreamWriter``'s thread, not libmicrohttpd's. Past the writer's limit (half the
+    /// connection limit) the stream ends unsent and the client gets
+    /// ``HTTPApplication/refuse(_:because:)`` with ``Refusal/overloaded(retryAfterSeconds:)``.
     case stream(head: Response, ResponseStream)
 }
 

@@ -36,8 +36,10 @@ final class Lingerer: Sendable {
         thread.start()
     }
 
-    /// Takes over `socket` (a descriptor of its own, which this closes when done).
+    /// Takes over `socket` (a descriptor of its own, which this closes when done) and shuts
+    /// it down for writing, so the client sees the answer end.
     func linger(_ socket: Int32) {
+        shutdown(socket, Int32(SHUT_WR))
         let accepted = inbox.withLock { inbox in
             guard inbox != nil, inbox!.count < Self.capacity else { return false }
             inbox!.append(socket)
@@ -62,7 +64,7 @@ final class Lingerer: Sendable {
             }
             for socket in arrived {
                 guard draining.count < Self.capacity else { close(socket); continue }
-                // Our side is already shut for writing; reads only need to not block.
+                // Our side is shut for writing; reads only need to not block.
                 _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
                 draining.append(Draining(socket: socket, deadline: now + Int64(seconds) * 1000))
             }

@@ -8,14 +8,14 @@ import CMicroHTTPD
 /// They run on libmicrohttpd's I/O threads and never run application code but
 /// ``HTTPApplication/admit(_:body:)``: answers are made on the worker pool while the
 /// connection is suspended, and it stays suspended after the worker if the answer waits
-/// (a ``PendingResponse``); a ``ResponseStream`` is queued here and sent through
-/// ``StreamCallbacks``.
+/// (a ``PendingResponse``); a ``ResponseStream`` is handed here, with the socket, to the
+/// ``StreamWriter``.
 enum MHDCallbacks {
     /// `MHD_AccessHandlerCallback`. libmicrohttpd calls it once when the head is in, once
     /// per piece of body, and then once more (and again after each resume) until an answer
     /// is queued.
     static let access: MHD_AccessHandlerCallback = {
-        cls, connection, _, method, _, uploadData, uploadDataSize, conCls in
+        cls, connection, _, method, version, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
         // The daemon holds a +1 on the context until after MHD_stop_daemon,
         // so an unretained view is valid for every callback.
@@ -26,7 +26,7 @@ enum MHDCallbacks {
         let object = Unmanaged<AnyObject>.fromOpaque(existing).takeUnretainedValue()
         guard let exchange = object as? Exchange else {
             guard let target = object as? RequestTarget else { return .NO }
-            return begin(context, connection, target: target, method: method, conCls: conCls)
+            return begin(context, connection, target: target, method: method, version: version, conCls: conCls)
         }
 
         let size = uploadDataSize.pointee
@@ -81,15 +81,19 @@ enum MHDCallbacks {
         _ connection: OpaquePointer,
         target: RequestTarget,
         method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
         conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        let head = RequestHead.copy(from: connection, path: target.path, method: method)
+        let record = ConnectionCallbacks.record(of: connection)
+        let head = RequestHead.copy(
+            from: connection, path: target.path, method: method,
+            clientAddress: record?.address ?? RequestHead.clientAddress(of: connection))
         let exchange = Exchange(connection: connection, context: context, request: head.request, framing: head.framing)
+        exchange.isHTTP10 = version.map { String(cString: $0) } == "HTTP/1.0"
         // The exchange takes the target's place, retained until `completed`, which
         // libmicrohttpd calls even when the client disconnects halfway through the body.
         Unmanaged<AnyObject>.fromOpaque(conCls.pointee!).release()
         conCls.pointee = Unmanaged.passRetained(exchange as AnyObject).toOpaque()
-        let record = ConnectionCallbacks.record(of: connection)
         record?.expect(within: head.framing.mayHaveBody ? context.configuration.bodyTimeoutSeconds : nil)
 
         switch context.application.admit(exchange.head, body: head.framing) {
@@ -129,8 +133,7 @@ enum MHDCallbacks {
         case .reply(.response(let response)):
             return queue(response, on: connection, close: stopping)
         case .reply(.stream(let head, let stream)):
-            return StreamCallbacks.queue(
-                head: head, stream: stream, method: exchange.request.method, on: connection, close: stopping)
+            return handOver(stream, head: head, exchange, context, connection)
         case .abandoned: return .NO
         case .none: break
         }
@@ -163,6 +166,30 @@ enum MHDCallbacks {
         record?.expect(within: nil)
         markInFlight(exchange, context)
         return queue(response, on: connection, close: true)
+    }
+
+    /// Gives `stream`, its head and the socket to the stream writer, and lets libmicrohttpd
+    /// close its side: returning MHD_NO closes the connection, and under `MHD_USE_TURBO`
+    /// without shutting the socket down, so the writer's copy of it stays whole. `HEAD`, or a
+    /// status that takes no body, gets the head alone; the connection closes after any stream.
+    /// Past the writer's limit the stream ends unsent, and the client is told to come back.
+    private static func handOver(
+        _ stream: ResponseStream, head: Response, _ exchange: Exchange, _ context: ServerContext,
+        _ connection: OpaquePointer
+    ) -> MHD_Result {
+        let bodiless = exchange.request.method == "HEAD" || head.status < 200 || head.status == 204 || head.status == 304
+        if bodiless { stream.stop() }
+        let framing: StreamFraming = bodiless ? .bodiless : exchange.isHTTP10 ? .untilClose : .chunked
+        let adoption = context.streamWriter.adopt(
+            lucid_mhd_connection_fd(connection), head: StreamHead.bytes(head, framing: framing), framing: framing,
+            stream: stream, address: exchange.clientAddress)
+        switch adoption {
+        case .adopted:
+            return .NO
+        case .full, .failed:
+            stream.stop()
+            return queue(exchange.refusal(.overloaded(retryAfterSeconds: 5)), on: connection, close: true)
+        }
     }
 
     private static func markInFlight(_ exchange: Exchange, _ context: ServerContext) {

@@ -9,10 +9,12 @@ struct RequestHead {
     /// libmicrohttpd would read such a body until the connection closes.
     var unsupportedFraming: Bool
 
-    /// Copies method, client address, headers and query of the request on `connection`, with
-    /// `path` decoded from the target as sent. Runs inside the access callback, where every
-    /// pointer is valid.
-    static func copy(from connection: OpaquePointer, path: String, method: UnsafePointer<CChar>?) -> RequestHead {
+    /// Copies method, headers and query of the request on `connection`, with `path` decoded
+    /// from the target as sent and the connection's `clientAddress` (read once per
+    /// connection). Runs inside the access callback, where every pointer is valid.
+    static func copy(
+        from connection: OpaquePointer, path: String, method: UnsafePointer<CChar>?, clientAddress: String
+    ) -> RequestHead {
         let collector = Collector()
         let address = Unmanaged.passUnretained(collector).toOpaque()
         // The iterators run synchronously inside these calls, so the unretained
@@ -22,7 +24,7 @@ struct RequestHead {
         var request = Request(
             method: method.map { String(cString: $0) } ?? "",
             path: path,
-            clientAddress: clientAddress(of: connection))
+            clientAddress: clientAddress)
         request.headers = collector.headers
         request.query = collector.query
 
@@ -69,10 +71,8 @@ struct RequestHead {
     }
 
     /// The connection's peer address as text (INET6_ADDRSTRLEN is 46 with its NUL).
-    private static func clientAddress(of connection: OpaquePointer) -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        lucid_mhd_client_address(connection, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    static func clientAddress(of connection: OpaquePointer) -> String {
+        cText(capacity: 64) { lucid_mhd_client_address(connection, $0, $1) }
     }
 
     /// Copies `size` borrowed bytes into a String (invalid UTF-8 is repaired).

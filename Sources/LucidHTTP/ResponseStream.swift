@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// Whoever produces the events calls ``send(_:)`` from any thread (one fan-out thread may
 /// feed thousands of streams), so a send costs a lock, an append, and a wake-up of the
-/// connection only when it sleeps. In between, the connection is suspended: it costs no
-/// thread, and the I/O thread does not poll it.
+/// ``StreamWriter`` only when it has nothing left to write for this stream. The connection
+/// is the writer's, not libmicrohttpd's, from the head on: an idle stream costs no thread and
+/// nothing on the I/O threads, however many are open.
 ///
 /// The bytes waiting to be sent are bounded: a client that stops reading makes them pile up,
 /// and past ``init(bufferLimit:ended:)``'s limit the stream ends and the client is cut off
@@ -31,15 +32,15 @@ public final class ResponseStream: Sendable {
         case ended(Ending)
     }
 
-    /// Where the stream's connection stands; the cases exclude each other.
+    /// Where the stream's socket stands; the cases exclude each other.
     private enum Link {
-        /// Not on a connection yet: the worker has returned it, the I/O thread has not queued it.
+        /// Not on a socket yet: the worker has returned it, the writer has not taken it.
         case unlinked
-        /// The connection calls ``read(upTo:_:)`` whenever its socket has room.
-        case running(StreamConnection)
-        /// The connection found nothing to send and sleeps until a resume.
-        case suspended(StreamConnection)
-        /// libmicrohttpd has let go of the response: the connection is gone.
+        /// The writer will come back for more: it is writing, or has been woken.
+        case busy(StreamSocket)
+        /// The writer found nothing to send: the next change wakes it.
+        case idle(StreamSocket)
+        /// The writer has closed the socket.
         case closed
     }
 
@@ -54,33 +55,34 @@ public final class ResponseStream: Sendable {
 
         var unsent: Int { queued.count - start }
 
-        /// Ends the stream for `ending` and wakes its connection so that it sees it: a
-        /// suspended one is resumed; a running one that is to be cut, and may be stuck
-        /// writing to a client that does not read, is handed to the watchdog (unless the
-        /// caller is its I/O thread, which closes it itself). Returns what is left to do
-        /// outside the lock, once per stream: nil if it had ended already.
-        mutating func end(_ ending: Ending, onIOThread: Bool = false) -> Departure? {
+        /// Marks the writer as woken if it sleeps on this stream; returns the socket to wake
+        /// (outside the lock), or nil if the writer is coming back anyway.
+        mutating func wake() -> StreamSocket? {
+            guard case .idle(let socket) = link else { return nil }
+            link = .busy(socket)
+            return socket
+        }
+
+        /// Ends the stream for `ending`. Returns what is left to do outside the lock, once
+        /// per stream: nil if it had ended already. A cut wakes the writer even when it is
+        /// busy: it may be waiting to write to a client that does not read, and is to close
+        /// the socket now instead.
+        mutating func end(_ ending: Ending) -> Departure? {
             if case .ended = phase { return nil }
             phase = .ended(ending)
             queued = []
             start = 0
-            switch link {
-            case .suspended(let connection):
-                link = .running(connection)
-                connection.resume()
-            case .running(let connection):
-                if case .cut = ending, !onIOThread { connection.cut() }
-            case .unlinked, .closed:
-                break
-            }
+            var socket = wake()
+            if case .cut = ending, case .busy(let busy) = link { socket = busy }
             defer { registry = nil }
-            return Departure(registry: registry)
+            return Departure(registry: registry, wake: socket)
         }
     }
 
     /// What remains to do once a stream has ended, outside its lock.
     private struct Departure {
         let registry: Registry<ResponseStream>?
+        let wake: StreamSocket?
     }
 
     private let state = Mutex(State())
@@ -95,15 +97,15 @@ public final class ResponseStream: Sendable {
         self.ended = ended
     }
 
-    /// Queues `bytes` for the client and wakes the connection; returns false and drops them
-    /// if the stream has ended, or if they would pass the buffer limit (the stream then
-    /// ends: a client that does not read is cut, and reconnects).
+    /// Queues `bytes` for the client and wakes the writer; returns false and drops them if
+    /// the stream has ended, or if they would pass the buffer limit (the stream then ends: a
+    /// client that does not read is cut, and reconnects).
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
-        let (accepted, leaving): (Bool, Departure?) = state.withLock { state in
-            guard case .open = state.phase else { return (false, nil) }
-            if bytes.isEmpty { return (true, nil) }
-            guard state.unsent + bytes.count <= bufferLimit else { return (false, state.end(.cut)) }
+        let (accepted, waking, leaving): (Bool, StreamSocket?, Departure?) = state.withLock { state in
+            guard case .open = state.phase else { return (false, nil, nil) }
+            if bytes.isEmpty { return (true, nil, nil) }
+            guard state.unsent + bytes.count <= bufferLimit else { return (false, nil, state.end(.cut)) }
             if state.unsent == 0 {
                 // Shares the caller's storage: one event fanned out to many streams is not copied.
                 state.queued = bytes
@@ -111,26 +113,21 @@ public final class ResponseStream: Sendable {
             } else {
                 state.queued.append(contentsOf: bytes)
             }
-            if case .suspended(let connection) = state.link {
-                state.link = .running(connection)
-                connection.resume()
-            }
-            return (true, nil)
+            return (true, state.wake(), nil)
         }
+        waking?.wake()
         if let leaving { didEnd(leaving) }
         return accepted
     }
 
     /// Ends the stream once what is queued has been sent.
     public func finish() {
-        state.withLock { state in
-            guard case .open = state.phase else { return }
+        let waking: StreamSocket? = state.withLock { state in
+            guard case .open = state.phase else { return nil }
             state.phase = .finishing
-            if case .suspended(let connection) = state.link {
-                state.link = .running(connection)
-                connection.resume()
-            }
+            return state.wake()
         }
+        waking?.wake()
     }
 
     /// Whether bytes can still be sent.
@@ -158,12 +155,12 @@ public final class ResponseStream: Sendable {
         if let leaving { didEnd(leaving) }
     }
 
-    /// Puts the stream on `connection`, on its I/O thread, before its response is queued.
-    /// Returns false if it is on another already: a stream serves one request.
-    func link(to connection: StreamConnection) -> Bool {
+    /// Puts the stream on `socket`, before the writer first takes from it. Returns false if
+    /// it is on another already: a stream serves one request.
+    func link(to socket: StreamSocket) -> Bool {
         state.withLock { state in
             guard case .unlinked = state.link else { return false }
-            state.link = .running(connection)
+            state.link = .busy(socket)
             return true
         }
     }
@@ -174,11 +171,11 @@ public final class ResponseStream: Sendable {
         if let leaving = state.withLock({ $0.end(.finished) }) { didEnd(leaving) }
     }
 
-    /// What ``read(upTo:_:)`` found.
-    enum Read {
-        /// This many bytes were copied.
-        case bytes(Int)
-        /// Nothing to send: the connection is suspended until there is.
+    /// What ``take()`` found.
+    enum Take: Equatable {
+        /// Bytes to send; the stream has let go of them.
+        case bytes([UInt8])
+        /// Nothing to send: the writer is woken when there is.
         case wait
         /// The body is over.
         case end
@@ -186,51 +183,47 @@ public final class ResponseStream: Sendable {
         case cut
     }
 
-    /// On the connection's I/O thread, when its socket has room: hands over up to `limit`
-    /// queued bytes through `copy`, or suspends the connection if there are none. Under the
-    /// lock, so a ``send(_:)`` either comes before (its bytes are found here) or after the
-    /// suspension (and resumes it): none is lost in between.
-    func read(upTo limit: Int, _ copy: (ArraySlice<UInt8>) -> Void) -> Read {
-        let (read, leaving): (Read, Departure?) = state.withLock { state in
+    /// On the writer's thread, once it has sent everything it took before: everything queued,
+    /// or what to do instead. Under the lock, so a ``send(_:)`` either comes before (its
+    /// bytes are taken here) or after the writer is told to wait (and wakes it): none is
+    /// lost in between.
+    func take() -> Take {
+        let (taken, leaving): (Take, Departure?) = state.withLock { state in
             switch state.phase {
             case .ended(.finished): return (.end, nil)
             case .ended(.cut): return (.cut, nil)
             case .open, .finishing: break
             }
             if state.unsent > 0 {
-                let count = min(limit, state.unsent)
-                copy(state.queued[state.start..<state.start + count])
-                state.start += count
-                if state.start == state.queued.count {
-                    // Let go of the storage: an idle stream holds no buffer.
-                    state.queued = []
-                    state.start = 0
-                } else if state.start >= state.queued.count / 2 {
-                    state.queued.removeFirst(state.start)
-                    state.start = 0
-                }
-                return (.bytes(count), nil)
+                // All of it, sharing storage when nothing was sent of it yet; an idle stream
+                // holds no buffer.
+                let bytes = state.start == 0 ? state.queued : Array(state.queued[state.start...])
+                state.queued = []
+                state.start = 0
+                return (.bytes(bytes), nil)
             }
-            if case .finishing = state.phase { return (.end, state.end(.finished, onIOThread: true)) }
-            guard case .running(let connection) = state.link else {
-                return (.cut, state.end(.cut, onIOThread: true))
-            }
-            // A client that has closed its side is gone: say so now rather than after the
-            // next write fails, so `ended` runs one event sooner.
-            if connection.peerHasLeft() { return (.cut, state.end(.cut, onIOThread: true)) }
-            connection.suspend()
-            state.link = .suspended(connection)
+            if case .finishing = state.phase { return (.end, state.end(.finished)) }
+            guard case .busy(let socket) = state.link else { return (.cut, state.end(.cut)) }
+            state.link = .idle(socket)
             return (.wait, nil)
         }
         if let leaving { didEnd(leaving) }
-        return read
+        return taken
     }
 
-    /// libmicrohttpd has let go of the response, on the I/O thread: the connection is done
-    /// with it, and if the stream had not ended, the client has gone.
-    func connectionClosed() {
+    /// Whether the stream was cut: the writer closes the socket without sending more.
+    var wasCut: Bool {
+        state.withLock { state in
+            if case .ended(.cut) = state.phase { return true }
+            return false
+        }
+    }
+
+    /// The writer has closed the socket, on its thread: if the stream had not ended, the
+    /// client has gone.
+    func socketClosed() {
         let leaving: Departure? = state.withLock { state in
-            // Closed first: a connection being closed is neither resumed nor cut.
+            // Closed first: a closed socket is not woken.
             state.link = .closed
             return state.end(.cut)
         }
@@ -239,6 +232,7 @@ public final class ResponseStream: Sendable {
 
     /// Runs once per stream, outside the lock (the application may send from `ended`).
     private func didEnd(_ departure: Departure) {
+        departure.wake?.wake()
         departure.registry?.remove(self)
         ended()
     }

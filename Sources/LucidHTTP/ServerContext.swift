@@ -13,9 +13,13 @@ final class ServerContext: Sendable {
     /// Answers waiting for the application: the watchdog sends their `otherwise` at their
     /// timeout, and `stop()` refuses them.
     let pendingResponses = Registry<PendingResponse>()
-    /// Streams on a connection, or about to be: `stop()` ends them.
+    /// Streams on a socket, or about to be: `stop()` ends them.
     let streams = Registry<ResponseStream>()
     let lingerer: Lingerer
+    /// Every socket held for a client, by address: what the accept policy limits.
+    let sockets: ClientSockets
+    /// Sends the streams, on sockets taken from libmicrohttpd.
+    let streamWriter: StreamWriter
     /// Body bytes that may still be buffered, over all requests (see
     /// ``ServerConfiguration/maxBufferedBodyBytes``).
     let bodyBudget: Atomic<Int>
@@ -23,9 +27,14 @@ final class ServerContext: Sendable {
     /// keep-alive connections instead of sending more requests.
     let stopping = Atomic<Bool>(false)
 
-    init(configuration: ServerConfiguration, application: any HTTPApplication) {
+    /// A context for a server that holds at most `connectionLimit` client sockets, half of
+    /// them at most for streams, so that streams can never take every connection.
+    init(configuration: ServerConfiguration, application: any HTTPApplication, connectionLimit: Int) {
         self.application = application
         self.configuration = configuration
+        self.sockets = ClientSockets(limit: connectionLimit, perAddressLimit: configuration.maxConnectionsPerAddress)
+        self.streamWriter = StreamWriter(
+            limit: max(1, connectionLimit / 2), sockets: sockets, stallSeconds: configuration.idleTimeoutSeconds)
         self.pool = WorkerPool(workers: configuration.workers, lanes: configuration.lanes)
         self.lingerer = Lingerer(seconds: configuration.lingerSeconds, bytes: configuration.lingerBytes)
         self.bodyBudget = Atomic(configuration.maxBufferedBodyBytes ?? ConnectionBudget.bufferedBodyBytes)

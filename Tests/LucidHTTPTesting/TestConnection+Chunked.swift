@@ -46,3 +46,18 @@ extension TestConnection {
         }
     }
 }
+
+extension TestConnection {
+    /// Reads until the server closes the connection and returns every byte after what was
+    /// read before: a body delimited by the connection's end, as HTTP/1.0 has them.
+    public func readUntilClosed() throws -> [UInt8] {
+        while true {
+            do {
+                try fill(atLeast: pending.count + 1)
+            } catch TestClientError.closedEarly {
+                defer { pending = [] }
+                return pending
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+@testable import LucidHTTP
+import Testing
+
+@Suite("Stream heads and framing")
+struct StreamHeadTests {
+    private let date = "Mon, 23 Nov 2026 06:00:00 GMT"
+
+    private func text(_ head: Response, _ framing: StreamFraming) -> String {
+        String(decoding: StreamHead.bytes(head, framing: framing, date: date), as: UTF8.self)
+    }
+
+    @Test func aChunkedHeadStatesItsFramingDateAndClose() {
+        let head = Response(
+            status: 200,
+            headers: [
+                (name: "Content-Type", value: "text/event-stream"), (name: "Content-Length", value: "9"),
+                (name: "Connection", value: "keep-alive"), (name: "Date", value: "yesterday"),
+                (name: "X-Request-Id", value: "abc"),
+            ])
+        #expect(text(head, .chunked) == "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Request-Id: abc\r\n"
+            + "Date: \(date)\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test func aHeadWithoutChunksSaysNothingOfThem() {
+        let head = Response(status: 204, headers: [(name: "Transfer-Encoding", value: "chunked")])
+        #expect(text(head, .bodiless) == "HTTP/1.1 204 No Content\r\nDate: \(date)\r\nConnection: close\r\n\r\n")
+        #expect(text(Response(status: 200), .untilClose) == "HTTP/1.1 200 OK\r\nDate: \(date)\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test func aHeaderThatWouldBreakTheHeadIsDropped() {
+        let head = Response(
+            status: 200,
+            headers: [
+                (name: "X-Evil", value: "a\r\nSet-Cookie: stolen=1"), (name: "X-Nul", value: "a\u{0}b"),
+                (name: "Bad Name", value: "x"), (name: "", value: "x"), (name: "X-Fine", value: "ok"),
+            ])
+        #expect(text(head, .untilClose) == "HTTP/1.1 200 OK\r\nX-Fine: ok\r\nDate: \(date)\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test func aStatusOutOfRangeIsSentAs500AndAnUnknownOneIsNamedSo() {
+        #expect(text(Response(status: 42), .bodiless).hasPrefix("HTTP/1.1 500 Internal Server Error\r\n"))
+        #expect(text(Response(status: 299), .bodiless).hasPrefix("HTTP/1.1 299 Unknown\r\n"))
+    }
+
+    @Test func datesAreIMFFixdates() {
+        #expect(StreamHead.httpDate(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(StreamHead.httpDate(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+    }
+
+    @Test func eachFramingFramesAndEndsItsOwnWay() {
+        let bytes = Array("data: x\n\n".utf8)
+        #expect(StreamFraming.chunked.frame(bytes) == Array("9\r\ndata: x\n\n\r\n".utf8))
+        #expect(StreamFraming.chunked.frame([UInt8](repeating: 0, count: 300)).prefix(5) == Array("12c\r\n".utf8)[...])
+        #expect(StreamFraming.chunked.end == Array("0\r\n\r\n".utf8))
+        #expect(StreamFraming.untilClose.frame(bytes) == bytes)
+        #expect(StreamFraming.untilClose.end.isEmpty)
+        #expect(StreamFraming.bodiless.frame(bytes).isEmpty)
+    }
+}

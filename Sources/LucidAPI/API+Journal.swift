@@ -111,6 +111,28 @@ extension API {
         }
     }
 
+    /// Inserts a copy of the dream right after it. The body is optional: `{"newId": …}` names
+    /// the copy's id (a client that works offline makes it); without one the server does.
+    func duplicateDream(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let id = try call.dreamID()
+        var newID: UUID?
+        if !call.request.body.isEmpty || call.request.header("content-type") != nil {
+            var reader = FieldReader()
+            let members = reader.object(try call.jsonBody(), at: "", allowed: ["newId"])
+            newID = members.flatMap { reader.optional($0, "newId", at: "") { $0.uuid($1, at: $2) } }
+            guard members != nil, reader.errors.isEmpty else { throw reader.problem }
+        }
+        let copyID = newID ?? environment.newID()
+        let location = "/v1/dreams/\(copyID.uuidString.lowercased())"
+        return try change(call, by: user, [.duplicateDream(id: id, newID: copyID, at: environment.now())]) { commit in
+            // A duplicate that went through leaves the copy in the model.
+            commit.model.dream(copyID).map {
+                Reply.json($0, status: 201, version: commit.version, headers: [("Location", location)])
+            } ?? Reply.noContent(version: commit.version)
+        }
+    }
+
     func deleteDream(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
         return try change(call, by: user, [.deleteDream(id: try call.dreamID())]) { Reply.noContent(version: $0.version) }

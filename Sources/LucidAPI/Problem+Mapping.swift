@@ -18,6 +18,9 @@ extension Problem {
             return Problem(.dreamExists, "The journal already holds a dream \(id.uuidString.lowercased()).",
                            faults: [Fault(location: .pointer(prefix + (prefix.isEmpty ? "/id" : "/dream/id")),
                                           detail: "already in the journal")])
+        case .copyIDTaken(let id):
+            return Problem(.dreamExists, "The journal already holds a dream \(id.uuidString.lowercased()); choose another id for the copy.",
+                           faults: [Fault(location: .pointer(prefix + "/newId"), detail: "already in the journal")])
         }
     }
 

@@ -24,6 +24,7 @@ enum ActionRequest: Sendable {
     case updateDream(id: UUID, changes: DreamChanges)
     case deleteDream(id: UUID)
     case moveDream(id: UUID, toIndex: Int)
+    case duplicateDream(id: UUID, newID: UUID?)
     case setFavoriteCreature(Creature)
 
     /// The action to reduce: new dreams get their id and creation time, edits their time.
@@ -33,6 +34,7 @@ enum ActionRequest: Sendable {
         case .updateDream(let id, let changes): .updateDream(id: id, changes: changes, at: now)
         case .deleteDream(let id): .deleteDream(id: id)
         case .moveDream(let id, let toIndex): .moveDream(id: id, toIndex: toIndex)
+        case .duplicateDream(let id, let copyID): .duplicateDream(id: id, newID: copyID ?? newID(), at: now)
         case .setFavoriteCreature(let creature): .setFavoriteCreature(creature)
         }
     }
@@ -112,11 +114,16 @@ extension FieldReader {
             let id = required(members, "id", at: pointer) { $0.uuid($1, at: $2) }
             let toIndex = required(members, "toIndex", at: pointer) { $0.integer($1, at: $2, in: 0...Int.max) }
             action = id.flatMap { id in toIndex.map { .moveDream(id: id, toIndex: $0) } }
+        case "duplicateDream":
+            let members = object(value, at: pointer, allowed: ["type", "id", "newId"]) ?? [:]
+            let id = required(members, "id", at: pointer) { $0.uuid($1, at: $2) }
+            let newID = optional(members, "newId", at: pointer) { $0.uuid($1, at: $2) }
+            action = id.map { .duplicateDream(id: $0, newID: newID) }
         case "setFavoriteCreature":
             let members = object(value, at: pointer, allowed: ["type", "creature"]) ?? [:]
             action = required(members, "creature", at: pointer) { $0.creature($1, at: $2) }.map { .setFavoriteCreature($0) }
         default:
-            fail(pointer + "/type", "must be one of addDream, updateDream, deleteDream, moveDream, setFavoriteCreature")
+            fail(pointer + "/type", "must be one of addDream, updateDream, deleteDream, moveDream, duplicateDream, setFavoriteCreature")
             return nil
         }
         return failures == before ? action : nil

@@ -108,6 +108,10 @@ extension Action: JSONRepresentable {
         case .moveDream(let id, let toIndex):
             writer.key("id"); writer.uuid(id)
             writer.key("toIndex"); writer.int(toIndex)
+        case .duplicateDream(let id, let newID, let at):
+            writer.key("id"); writer.uuid(id)
+            writer.key("newId"); writer.uuid(newID)
+            writer.key("createdAt"); writer.timestamp(at)
         case .setFavoriteCreature(let creature):
             writer.key("creature"); writer.value(creature)
         }

@@ -2,10 +2,11 @@ import Foundation
 
 /// The JSON form of an action, as stored in a version and listed by history:
 /// `{"type":"moveDream","id":"…","toIndex":2}`. An `updateDream` carries its changed
-/// fields flat beside `id`, and the time it was made as `updatedAt`.
+/// fields flat beside `id`, and the time it was made as `updatedAt`; a `duplicateDream` its
+/// copy's id as `newId`, and the time as `createdAt`.
 extension Action: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, dream, index, id, toIndex, creature, updatedAt
+        case type, dream, index, id, toIndex, creature, updatedAt, newId, createdAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -26,6 +27,11 @@ extension Action: Codable {
             self = .moveDream(
                 id: try container.decode(UUID.self, forKey: .id),
                 toIndex: try container.decode(Int.self, forKey: .toIndex))
+        case "duplicateDream":
+            self = .duplicateDream(
+                id: try container.decode(UUID.self, forKey: .id),
+                newID: try container.decode(UUID.self, forKey: .newId),
+                at: try container.decode(Timestamp.self, forKey: .createdAt))
         case "setFavoriteCreature":
             self = .setFavoriteCreature(try container.decode(Creature.self, forKey: .creature))
         case let other:
@@ -50,6 +56,10 @@ extension Action: Codable {
         case .moveDream(let id, let toIndex):
             try container.encode(id, forKey: .id)
             try container.encode(toIndex, forKey: .toIndex)
+        case .duplicateDream(let id, let newID, let at):
+            try container.encode(id, forKey: .id)
+            try container.encode(newID, forKey: .newId)
+            try container.encode(at, forKey: .createdAt)
         case .setFavoriteCreature(let creature):
             try container.encode(creature, forKey: .creature)
         }

@@ -11,6 +11,9 @@ public enum Action: Hashable, Sendable {
     case deleteDream(id: UUID)
     /// Moves the dream so that it ends up at `toIndex`.
     case moveDream(id: UUID, toIndex: Int)
+    /// Inserts a copy of the dream right after it, as the sample's duplicating mode does:
+    /// `newID`, `" (copy)"` appended to the description, created (and updated) `at`.
+    case duplicateDream(id: UUID, newID: UUID, at: Timestamp)
     /// Makes `creature` the journal's favorite.
     case setFavoriteCreature(Creature)
 
@@ -21,6 +24,7 @@ public enum Action: Hashable, Sendable {
         case .updateDream: "updateDream"
         case .deleteDream: "deleteDream"
         case .moveDream: "moveDream"
+        case .duplicateDream: "duplicateDream"
         case .setFavoriteCreature: "setFavoriteCreature"
         }
     }

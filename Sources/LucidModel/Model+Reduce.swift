@@ -57,6 +57,16 @@ extension Model {
             guard toIndex != position else { return }
             dreams.insert(dreams.remove(at: position), at: toIndex)
 
+        case .duplicateDream(let id, let newID, let at):
+            guard let position = self.index(of: id) else { throw .dreamNotFound(id) }
+            let copy = dreams[position].duplicate(id: newID, at: at)
+            let errors = Dream.validate(DreamChanges(description: copy.description))
+            guard errors.isEmpty else {
+                throw .invalid(errors.map { FieldError(pointer: $0.pointer, detail: "of the copy (with \"\(Dream.copySuffix)\" appended) \($0.detail)") })
+            }
+            guard self.index(of: newID) == nil else { throw .copyIDTaken(newID) }
+            dreams.insert(copy, at: position + 1)
+
         case .setFavoriteCreature(let creature):
             favoriteCreature = creature
         }
@@ -64,6 +74,17 @@ extension Model {
 }
 
 extension Dream {
+    /// What a copy's description ends with.
+    public static let copySuffix = " (copy)"
+
+    /// A copy of this dream with id `id`, made `at`: the same fields, the description
+    /// marked as a copy, and new timestamps. Not validated.
+    public func duplicate(id: UUID, at: Timestamp) -> Dream {
+        Dream(
+            id: id, description: description + Self.copySuffix, creature: creature, effects: effects,
+            numberOfCreatures: numberOfCreatures, dreamtOn: dreamtOn, createdAt: at)
+    }
+
     /// The rules a whole dream must keep, as errors with pointers relative to the dream.
     public static func validate(_ dream: Dream) -> [FieldError] {
         validate(DreamChanges(description: dream.description, numberOfCreatures: dream.numberOfCreatures))

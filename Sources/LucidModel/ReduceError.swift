@@ -25,6 +25,8 @@ public enum ReduceError: Error, Hashable, Sendable {
     case dreamNotFound(UUID)
     /// `addDream` with an id the journal already holds.
     case dreamAlreadyExists(UUID)
+    /// `duplicateDream` with a `newID` the journal already holds.
+    case copyIDTaken(UUID)
 }
 
 /// A refused action in a batch: which one, and why.

@@ -44,7 +44,8 @@ struct MutationPlanner {
         switch roll {
         case ..<16: return add(at: now)
         case ..<26: return model.dreams.isEmpty ? add(at: now) : patch(at: now)
-        case ..<32: return model.dreams.isEmpty ? add(at: now) : delete()
+        case ..<29: return model.dreams.isEmpty ? add(at: now) : delete()
+        case ..<32: return model.dreams.isEmpty ? add(at: now) : duplicate(at: now)
         case ..<44: return batch(at: now)
         case ..<50: return favorite()
         case ..<61: return step(undo: true)
@@ -98,6 +99,17 @@ struct MutationPlanner {
         let ifMatch = maybeIfMatch()
         return mutation("DELETE", "/v1/dreams/\(target.id.uuidString.lowercased())", ifMatch: ifMatch,
                         status: change([.deleteDream(id: target.id)], success: 204))
+    }
+
+    /// A copy of a dream through its REST route, with a client-made id (one the server made
+    /// could not be followed by the plan).
+    private mutating func duplicate(at now: Timestamp) -> PlannedMutation {
+        let target = model.dreams.randomElement(using: &random.generator)!
+        let newID = random.uuid()
+        let ifMatch = maybeIfMatch()
+        return mutation("POST", "/v1/dreams/\(target.id.uuidString.lowercased())/duplicates",
+                        json: ["newId": newID.uuidString.lowercased()], ifMatch: ifMatch,
+                        status: change([.duplicateDream(id: target.id, newID: newID, at: now)], success: 201))
     }
 
     /// One to four actions the model accepts in order, moves among them.
@@ -191,7 +203,7 @@ struct MutationPlanner {
         } catch {
             switch error.error {
             case .dreamNotFound: return 404
-            case .dreamAlreadyExists: return 409
+            case .dreamAlreadyExists, .copyIDTaken: return 409
             case .invalid: return 422
             }
         }
@@ -223,6 +235,7 @@ struct MutationPlanner {
             .addDream(Dream(id: dream.id, description: dream.description, creature: dream.creature, effects: dream.effects,
                             numberOfCreatures: dream.numberOfCreatures, dreamtOn: dream.dreamtOn, createdAt: now), index: index)
         case .updateDream(let id, let changes, _): .updateDream(id: id, changes: changes, at: now)
+        case .duplicateDream(let id, let newID, _): .duplicateDream(id: id, newID: newID, at: now)
         case .deleteDream, .moveDream, .setFavoriteCreature: action
         }
     }
@@ -249,6 +262,9 @@ struct MutationPlanner {
         case .moveDream(let id, let toIndex):
             json["id"] = id.uuidString.lowercased()
             json["toIndex"] = toIndex
+        case .duplicateDream(let id, let newID, _):
+            json["id"] = id.uuidString.lowercased()
+            json["newId"] = newID.uuidString.lowercased()
         case .setFavoriteCreature(let creature):
             json["creature"] = Self.json(creature)
         }

@@ -46,7 +46,7 @@ public struct RandomJournal: Sendable {
 
     /// A random action that `model` accepts.
     public mutating func action(for model: Model) -> Action {
-        let choice = model.dreams.isEmpty ? Int.random(in: 0...1, using: &generator) * 4 : Int.random(in: 0..<10, using: &generator)
+        let choice = model.dreams.isEmpty ? Int.random(in: 0...1, using: &generator) * 4 : Int.random(in: 0..<11, using: &generator)
         switch choice {
         case 0, 1, 2:
             let index = Bool.random(using: &generator) ? Int.random(in: 0...model.dreams.count, using: &generator) : nil
@@ -68,6 +68,9 @@ public struct RandomJournal: Sendable {
             return .moveDream(id: target.id, toIndex: Int.random(in: model.dreams.indices, using: &generator))
         case 7, 8:
             return .deleteDream(id: model.dreams.randomElement(using: &generator)!.id)
+        case 9:
+            // Descriptions here are short, so the copy's always fits.
+            return .duplicateDream(id: model.dreams.randomElement(using: &generator)!.id, newID: uuid(), at: tick())
         default:
             return .setFavoriteCreature(creature())
         }

@@ -138,6 +138,25 @@ let (_, _) = try measure("move to the front", { user, _, round in
     _ = try store.apply([.moveDream(id: last, toIndex: 0)], to: user, at: tick())
 })
 
+// Sections and their batch update at 10,000 dreams, as `GET /v1/sections?since=` computes
+// them before rendering: the model at the older version, both groupings, and the diff.
+let sectionsHead = try store.head(of: big.user)
+for back in [1, 100] {
+    var parts: [String] = []
+    for grouping in Grouping.allCases {
+        var times: [Double] = []
+        for _ in 0..<15 {
+            let start = clockSource.now
+            let old = try store.model(of: big.user, at: sectionsHead.version - back)
+            let diff = SectionDiff(from: old.model.sections(by: grouping), to: sectionsHead.model.sections(by: grouping))
+            precondition(!diff.isEmpty, "the two versions differ")
+            times.append(seconds(clockSource.now - start))
+        }
+        parts.append("\(grouping.rawValue) \(format(median(times)))")
+    }
+    print("sections and their diff at 10,000 dreams, \(back) version\(back == 1 ? "" : "s") apart: " + parts.joined(separator: ", "))
+}
+
 // Old versions: journals with long histories. Reading a version should cost about that
 // version's size, however much history lies before or after it.
 

@@ -32,6 +32,7 @@ extension API {
         router.add("POST", "/redo") { api, call throws(Problem) in try api.redo(&call) }
         router.addWaiting("/v1/changes") { api, call throws(Problem) in try api.changes(&call) }
         router.addWaiting("/v1/events") { api, call throws(Problem) in try api.events(&call) }
+        router.add("GET", "/v1/sections") { api, call throws(Problem) in try api.sections(&call) }
         router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(&call) }
         router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(&call) }
         return router

@@ -51,6 +51,15 @@ public struct Day: Hashable, Comparable, Sendable {
         appendDigits(day, width: 2, to: &bytes)
     }
 
+    /// The English name of the day's month: "November".
+    public var monthName: String { Self.monthNames[components.month - 1] }
+
+    /// The months' English names, January first.
+    public static let monthNames = [
+        "January", "February", "March", "April", "May", "June",
+        "July", "August", "September", "October", "November", "December",
+    ]
+
     public static func < (lhs: Day, rhs: Day) -> Bool { lhs.daysSince1970 < rhs.daysSince1970 }
 }
 

@@ -1,0 +1,87 @@
+import LucidHTTP
+import LucidModel
+import LucidStore
+
+extension API {
+    /// The journal's dreams in sections, as a table view shows them; with `since`, also the
+    /// batch update that turns the sections at that version into these.
+    func sections(_ call: inout Call) throws(Problem) -> Response {
+        let user = try authenticate(&call)
+        let grouping = try call.grouping()
+        let since = try call.integerParameter("since", in: 0...Int.max)
+        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+        let old = try since.map { (since) throws(Problem) in
+            try journal { () throws(JournalError) in try journals.model(of: user.id, at: since) }
+        }
+        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
+        let sections = head.model.sections(by: grouping)
+        return Reply.object(version: head.version) { writer in
+            writer.key("version"); writer.int(head.version)
+            writer.key("groupBy"); writer.string(grouping.rawValue)
+            writer.key("sections"); writer.array(sections)
+            if let old {
+                writer.key("since"); writer.int(old.version)
+                writer.key("diff"); writer.value(SectionDiff(from: old.model.sections(by: grouping), to: sections))
+            }
+        }
+    }
+}
+
+extension Call {
+    /// `groupBy`: required, one of the groupings.
+    func grouping() throws(Problem) -> Grouping {
+        guard let text = request.queryValue("groupBy") else {
+            throw Problem.badParameter("groupBy", "is required: one of creature, month, effect, none")
+        }
+        guard let grouping = Grouping(rawValue: text) else {
+            throw Problem.badParameter("groupBy", "must be one of creature, month, effect, none")
+        }
+        return grouping
+    }
+}
+
+extension Section: JSONRepresentable {
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id"); writer.string(id)
+        writer.key("headerTitle"); writer.string(headerTitle)
+        writer.key("footerTitle"); writer.string(footerTitle)
+        writer.key("items"); writer.array(items)
+        writer.endObject()
+    }
+}
+
+extension SectionDiff: JSONRepresentable {
+    public func write(to writer: inout JSONWriter) {
+        func paths(_ key: String, _ paths: [RowPath]) {
+            writer.key(key)
+            writer.beginArray()
+            for path in paths { write(path, to: &writer) }
+            writer.endArray()
+        }
+        writer.beginObject()
+        writer.key("deletedSections"); writer.beginArray(); for index in deletedSections { writer.int(index) }; writer.endArray()
+        writer.key("insertedSections"); writer.beginArray(); for index in insertedSections { writer.int(index) }; writer.endArray()
+        paths("deletedRows", deletedRows)
+        paths("insertedRows", insertedRows)
+        writer.key("movedRows")
+        writer.beginArray()
+        for move in movedRows {
+            writer.beginObject()
+            writer.key("from"); write(move.from, to: &writer)
+            writer.key("to"); write(move.to, to: &writer)
+            writer.endObject()
+        }
+        writer.endArray()
+        paths("reloadedRows", reloadedRows)
+        writer.endObject()
+    }
+
+    /// `[section, row]`.
+    private func write(_ path: RowPath, to writer: inout JSONWriter) {
+        writer.beginArray()
+        writer.int(path.section)
+        writer.int(path.row)
+        writer.endArray()
+    }
+}

@@ -33,6 +33,14 @@ extension API {
         router.addWaiting("/v1/changes") { api, call throws(Problem) in try api.changes(&call) }
         router.addWaiting("/v1/events") { api, call throws(Problem) in try api.events(&call) }
         router.add("GET", "/v1/sections") { api, call throws(Problem) in try api.sections(&call) }
+        router.add("GET", "/v1/devices") { api, call throws(Problem) in try api.devices(&call) }
+        router.add("GET", "/v1/devices/{deviceId}/state") { api, call throws(Problem) in try api.deviceState(&call) }
+        // Idempotent without a key: a retried PUT sets the same state again, a retried DELETE
+        // answers 404, which says the same thing.
+        router.add("PUT", "/v1/devices/{deviceId}/state", keepsAnswers: false) { api, call throws(Problem) in
+            try api.saveDeviceState(&call)
+        }
+        router.add("DELETE", "/v1/devices/{deviceId}", keepsAnswers: false) { api, call throws(Problem) in try api.forgetDevice(&call) }
         router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(&call) }
         router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(&call) }
         return router

@@ -21,6 +21,7 @@ public struct Problem: Error, Sendable {
         case nothingToRedo = "nothing-to-redo"
         case tooManyAttempts = "too-many-attempts"
         case tooManyStreams = "too-many-streams"
+        case tooManyDevices = "too-many-devices"
         case idempotencyKeyReused = "idempotency-key-reused"
         case idempotencyKeyInProgress = "idempotency-key-in-progress"
         case unavailable
@@ -38,7 +39,7 @@ public struct Problem: Error, Sendable {
             case .payloadTooLarge: 413
             case .unsupportedMediaType: 415
             case .validationFailed, .idempotencyKeyReused: 422
-            case .usernameTaken, .dreamExists, .nothingToUndo, .nothingToRedo, .idempotencyKeyInProgress: 409
+            case .usernameTaken, .dreamExists, .nothingToUndo, .nothingToRedo, .idempotencyKeyInProgress, .tooManyDevices: 409
             case .tooManyAttempts, .tooManyStreams: 429
             case .unavailable: 503
             case .internal: 500
@@ -63,6 +64,7 @@ public struct Problem: Error, Sendable {
             case .nothingToRedo: "Nothing to redo"
             case .tooManyAttempts: "Too many attempts"
             case .tooManyStreams: "Too many streams"
+            case .tooManyDevices: "Too many devices"
             case .idempotencyKeyReused: "Idempotency key reused"
             case .idempotencyKeyInProgress: "Idempotency key in progress"
             case .unavailable: "Temporarily unavailable"

@@ -20,6 +20,8 @@ public struct User: Hashable, Sendable {
 /// Why an account operation failed.
 public enum AccountError: Error, Hashable, Sendable {
     case usernameTaken
+    /// A new device past ``AccountStore/deviceLimit``.
+    case tooManyDevices
     case storage(SQLiteError)
 }
 
@@ -169,7 +171,7 @@ public final class AccountStore: Sendable {
         }
     }
 
-    private func run<T: Sendable>(_ body: (Connection) throws(SQLiteError) -> T) throws(AccountError) -> T {
+    func run<T: Sendable>(_ body: (Connection) throws(SQLiteError) -> T) throws(AccountError) -> T {
         do {
             return try connection.withLock { (connection) throws(SQLiteError) -> T in try body(connection) }
         } catch {

@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Lucid: a dream-journal server. The arrows point one way:
-/// LucidModel ← LucidStore, LucidHTTP (independent of each other) ← LucidAPI ← lucid.
+/// LucidModel ← LucidStore, LucidLayout, LucidHTTP (independent of each other) ← LucidAPI ← lucid.
 let package = Package(
     name: "Lucid",
     platforms: [.macOS(.v15)],
@@ -40,6 +40,10 @@ let package = Package(
             name: "LucidModel",
             dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]
         ),
+
+        // Layouts as values: geometry only, composed into dream cards drawn as SVG or as
+        // text. Imports nothing of ours but the model, and no C.
+        .target(name: "LucidLayout", dependencies: ["LucidModel"]),
 
         // SQLite persistence of versioned journals.
         .target(
@@ -100,6 +104,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
+        .testTarget(name: "LucidLayoutTests", dependencies: ["LucidLayout", "LucidModel"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -73,7 +73,7 @@ let package = Package(
         // Routes, handlers, wire types, problems, accounts: joins model, store and HTTP.
         .target(
             name: "LucidAPI",
-            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto"],
+            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto", "LucidLayout"],
             plugins: ["EmbedResources"]
         ),
 

@@ -86,6 +86,12 @@ let package = Package(
             path: "Sources/BenchStore"
         ),
 
+        .executableTarget(
+            name: "lucid-bench-cards",
+            dependencies: ["LucidModel", "LucidLayout"],
+            path: "Sources/BenchCards"
+        ),
+
         // Seeded random journals for the property tests and the benchmark, and real threads for tests.
         .target(name: "LucidTestSupport", dependencies: ["LucidModel"], path: "Tests/LucidTestSupport"),
         .testTarget(name: "LucidModelTests", dependencies: ["LucidModel", "LucidTestSupport"]),

@@ -34,21 +34,21 @@ public struct SVGMedium: CardMedium {
 
 /// Wrapped text, a `<text>` per line, on the cells the text card would use.
 public struct SVGParagraph: SizedLayout {
-    public var text: String
+    public let words: Words
     public var style: TextStyle
     private var rect = Rect.zero
 
     public init(text: String, style: TextStyle) {
-        self.text = text
+        words = Words(text)
         self.style = style
     }
 
-    public func height(forWidth width: Double) -> Double { Double(TextWrap.lines(text, width: Int(width)).count) }
+    public func height(forWidth width: Double) -> Double { Double(words.lines(width: Int(width)).count) }
 
     public mutating func layout(in rect: Rect) { self.rect = rect }
 
     public var contents: [SVGElement] {
-        let lines = TextWrap.lines(text, width: Int(rect.width)).prefix(Int(rect.height))
+        let lines = words.lines(width: Int(rect.width)).prefix(Int(rect.height))
         let fill = style == .body ? "#222222" : "#6b6258"
         return lines.enumerated().map { index, line in
             let origin = SVGMedium.pixels(rect.offsetBy(dx: 0, dy: Double(index)))
@@ -59,17 +59,15 @@ public struct SVGParagraph: SizedLayout {
 
 /// Labels as rounded badges, wrapped like words: each takes its text and two cells.
 public struct SVGBadges: SizedLayout {
-    public var labels: [String]
+    private let words: Words
     private var rect = Rect.zero
 
     public init(labels: [String]) {
-        self.labels = labels
+        words = Words(TextMedium.badgeText(labels))
     }
 
     /// The lines the text card prints: the same words, the same breaks.
-    private func lines(width: Double) -> [String] {
-        TextWrap.lines(labels.map { "[\($0.replacingOccurrences(of: " ", with: "\u{00A0}"))]" }.joined(separator: " "), width: Int(width))
-    }
+    private func lines(width: Double) -> [String] { words.lines(width: Int(width)) }
 
     public func height(forWidth width: Double) -> Double { Double(lines(width: width).count) }
 

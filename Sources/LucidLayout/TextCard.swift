@@ -19,9 +19,12 @@ public struct TextMedium: CardMedium {
 
     public func figure(_ creature: Creature) -> TextFigure { TextFigure(creature: creature) }
     public func paragraph(_ text: String, style: TextStyle) -> TextParagraph { TextParagraph(text: text) }
-    public func badges(_ labels: [String]) -> TextParagraph {
-        // Non-breaking spaces keep "[Fire breathing]" on one line.
-        TextParagraph(text: labels.map { "[\($0.replacingOccurrences(of: " ", with: "\u{00A0}"))]" }.joined(separator: " "))
+    public func badges(_ labels: [String]) -> TextParagraph { TextParagraph(text: Self.badgeText(labels)) }
+
+    /// Labels as bracketed words: "[Magic] [Fire breathing]", each held together by no-break
+    /// spaces, so that both media wrap them alike.
+    static func badgeText(_ labels: [String]) -> String {
+        labels.map { "[\($0.replacingOccurrences(of: " ", with: "\u{00A0}"))]" }.joined(separator: " ")
     }
     public func border() -> TextBorder { TextBorder() }
 
@@ -35,21 +38,21 @@ public struct TextMedium: CardMedium {
 /// Text wrapped to the cells of its rectangle, one run per line; lines past its bottom are
 /// not drawn.
 public struct TextParagraph: SizedLayout {
-    public var text: String
+    public let words: Words
     private var rect = Rect.zero
 
     public init(text: String) {
-        self.text = text
+        words = Words(text)
     }
 
     public func height(forWidth width: Double) -> Double {
-        Double(TextWrap.lines(text, width: Int(width)).count)
+        Double(words.lines(width: Int(width)).count)
     }
 
     public mutating func layout(in rect: Rect) { self.rect = rect }
 
     public var contents: [TextRun] {
-        let lines = TextWrap.lines(text, width: Int(rect.width)).prefix(Int(rect.height))
+        let lines = words.lines(width: Int(rect.width)).prefix(Int(rect.height))
         return lines.enumerated().map { index, line in
             TextRun(row: Int(rect.y) + index, column: Int(rect.x), text: line.replacingOccurrences(of: "\u{00A0}", with: " "))
         }

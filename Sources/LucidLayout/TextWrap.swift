@@ -5,6 +5,8 @@ public enum TextWrap {
     /// forms, most emoji), 0 for a lone combining mark, 1 otherwise. A heuristic of
     /// wcwidth's rules; good enough to keep a card's border straight.
     public static func columns(of character: Character) -> Int {
+        // Most text is ASCII: one cell, without looking up any Unicode property.
+        if character.isASCII { return 1 }
         guard let first = character.unicodeScalars.first else { return 0 }
         if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation }) { return 2 }
         switch first.value {
@@ -22,45 +24,9 @@ public enum TextWrap {
         text.reduce(0) { $0 + columns(of: $1) }
     }
 
-    /// `text` broken into lines of at most `width` cells, at spaces where it can be and inside
-    /// a word longer than a line where it must. Runs of white space (new lines included)
-    /// count as one space, but a no-break space holds its words together; a text of only
-    /// white space has no lines.
+    /// `text` broken into lines of at most `width` cells (see ``Words/lines(width:)``).
     public static func lines(_ text: String, width: Int) -> [String] {
-        let width = max(1, width)
-        var lines: [String] = []
-        var line = ""
-        var used = 0
-        for word in text.split(whereSeparator: { $0.isWhitespace && $0 != "\u{00A0}" }) {
-            var word = Substring(word)
-            let needed = columns(of: word)
-            if used > 0 && used + 1 + needed <= width {
-                line += " " + word
-                used += 1 + needed
-                continue
-            }
-            if used > 0 {
-                lines.append(line)
-                line = ""
-                used = 0
-            }
-            // A word longer than a line is cut into pieces that fill lines.
-            while columns(of: word) > width {
-                var piece = "", taken = 0
-                for character in word {
-                    let cells = columns(of: character)
-                    if taken + cells > width && taken > 0 { break }
-                    piece.append(character)
-                    taken += cells
-                }
-                lines.append(piece)
-                word = word.dropFirst(piece.count)
-            }
-            line = String(word)
-            used = columns(of: word)
-        }
-        if used > 0 { lines.append(line) }
-        return lines
+        Words(text).lines(width: width)
     }
 
     /// `text` cut to at most `width` cells, ending in "…" when something was cut.
@@ -78,6 +44,82 @@ public enum TextWrap {
     }
 }
 
+/// A text split into words once, each with the cells it takes, so that wrapping it at
+/// several widths (a layout asks for its height before it places it) costs arithmetic, not
+/// another pass over its characters.
+public struct Words: Hashable, Sendable {
+    private struct Word: Hashable, Sendable {
+        var text: Substring
+        var columns: Int
+    }
+
+    private let words: [Word]
+
+    /// The words of `text`: runs of white space (new lines included) separate them, but a
+    /// no-break space holds its words together.
+    public init(_ text: String) {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII, the common case: bytes are characters and cells.
+            words = text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
+                .map { Word(text: Substring($0), columns: $0.count) }
+        } else {
+            words = text.split(whereSeparator: Self.separates).map { Word(text: $0, columns: TextWrap.columns(of: $0)) }
+        }
+    }
+
+    private static func separates(_ character: Character) -> Bool {
+        if character.isASCII { return character == " " || character == "\n" || character == "\t" || character == "\r" }
+        return character.isWhitespace && character != "\u{00A0}"
+    }
+
+    /// Whether there is no word at all.
+    public var isEmpty: Bool { words.isEmpty }
+
+    /// The words in lines of at most `width` cells, broken at spaces where they can be and
+    /// inside a word longer than a line where they must. No words, no lines.
+    public func lines(width: Int) -> [String] {
+        let width = max(1, width)
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for word in words {
+            if used > 0 && used + 1 + word.columns <= width {
+                line += " "
+                line += word.text
+                used += 1 + word.columns
+                continue
+            }
+            if used > 0 {
+                lines.append(line)
+                line = ""
+                used = 0
+            }
+            guard word.columns > width else {
+                line = String(word.text)
+                used = word.columns
+                continue
+            }
+            // A word longer than a line is cut into pieces that fill lines; the last piece
+            // starts the next line.
+            var piece = "", taken = 0
+            for character in word.text {
+                let cells = TextWrap.columns(of: character)
+                if taken + cells > width && taken > 0 {
+                    lines.append(piece)
+                    piece = ""
+                    taken = 0
+                }
+                piece.append(character)
+                taken += cells
+            }
+            line = piece
+            used = taken
+        }
+        if used > 0 { lines.append(line) }
+        return lines
+    }
+}
+
 /// Text a user wrote, made safe to show: no control characters, no terminal escape
 /// sequences, no direction overrides. A shared dream must not be able to move a terminal's
 /// cursor, change its title or colours, or reorder what is shown around it.
@@ -86,6 +128,8 @@ public enum SafeText {
     /// 7-bit and C1 forms) removed whole, then every other control or bidirectional format
     /// character removed; tabs and line breaks become spaces.
     public static func plain(_ text: String) -> String {
+        // Printable ASCII has nothing to remove.
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return text }
         var result = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {

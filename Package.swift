@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Lucid: a dream-journal server. The arrows point one way:
-/// LucidModel ← LucidStore, LucidHTTP (independent of each other) ← LucidAPI ← lucid.
+/// LucidModel ← LucidStore, LucidLayout, LucidHTTP (independent of each other) ← LucidAPI ← lucid.
 let package = Package(
     name: "Lucid",
     platforms: [.macOS(.v15)],
@@ -41,6 +41,10 @@ let package = Package(
             dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]
         ),
 
+        // Layouts as values: geometry only, composed into dream cards drawn as SVG or as
+        // text. Imports nothing of ours but the model, and no C.
+        .target(name: "LucidLayout", dependencies: ["LucidModel"]),
+
         // SQLite persistence of versioned journals.
         .target(
             name: "LucidStore",
@@ -69,7 +73,7 @@ let package = Package(
         // Routes, handlers, wire types, problems, accounts: joins model, store and HTTP.
         .target(
             name: "LucidAPI",
-            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto"],
+            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto", "LucidLayout"],
             plugins: ["EmbedResources"]
         ),
 
@@ -80,6 +84,12 @@ let package = Package(
             name: "lucid-bench-store",
             dependencies: ["LucidModel", "LucidStore"],
             path: "Sources/BenchStore"
+        ),
+
+        .executableTarget(
+            name: "lucid-bench-cards",
+            dependencies: ["LucidModel", "LucidLayout"],
+            path: "Sources/BenchCards"
         ),
 
         // Seeded random journals for the property tests and the benchmark, and real threads for tests.
@@ -100,6 +110,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
+        .testTarget(name: "LucidLayoutTests", dependencies: ["LucidLayout", "LucidModel"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,6 +21,8 @@ extension API {
         router.add("GET", "/v1/dreams/{id}") { api, call throws(Problem) in try api.dream(&call) }
         router.add("PATCH", "/v1/dreams/{id}") { api, call throws(Problem) in try api.updateDream(&call) }
         router.add("DELETE", "/v1/dreams/{id}") { api, call throws(Problem) in try api.deleteDream(&call) }
+        router.add("GET", "/v1/dreams/{id}/card.svg") { api, call throws(Problem) in try api.card(&call, as: .svg) }
+        router.add("GET", "/v1/dreams/{id}/card.txt") { api, call throws(Problem) in try api.card(&call, as: .text) }
         router.add("POST", "/v1/dreams/{id}/duplicates") { api, call throws(Problem) in try api.duplicateDream(&call) }
         router.add("GET", "/v1/favorite-creature") { api, call throws(Problem) in try api.favoriteCreature(&call) }
         router.add("PUT", "/v1/favorite-creature") { api, call throws(Problem) in try api.setFavoriteCreature(&call) }

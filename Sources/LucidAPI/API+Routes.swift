@@ -43,6 +43,13 @@ extension API {
             try api.saveDeviceState(&call)
         }
         router.add("DELETE", "/v1/devices/{deviceId}", keepsAnswers: false) { api, call throws(Problem) in try api.forgetDevice(&call) }
+        // A share's token is shown once, so a retried POST cannot be answered again: it makes
+        // another share (revoke the spare). A retried DELETE answers 404.
+        router.add("POST", "/v1/shares", keepsAnswers: false) { api, call throws(Problem) in try api.createShare(&call) }
+        router.add("GET", "/v1/shares") { api, call throws(Problem) in try api.listShares(&call) }
+        router.add("DELETE", "/v1/shares/{id}", keepsAnswers: false) { api, call throws(Problem) in try api.revokeShare(&call) }
+        router.add("GET", "/s/{token}", .open) { api, call throws(Problem) in try api.sharePage(&call) }
+        router.add("GET", "/s/{token}/cards/{card}", .open) { api, call throws(Problem) in try api.shareCard(&call) }
         router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(&call) }
         router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(&call) }
         return router

@@ -117,6 +117,10 @@ public final class API: Sendable {
     let feed: ChangeFeed
     /// Failed sign-ins per network and username, per network, and per username.
     let throttle: Mutex<LoginThrottle>
+    /// Share links that opened nothing, per network: 20 at once, then one every 3 s.
+    let shareMisses = Mutex(ThrottleTable<ClientNetwork>(rule: .init(burst: 20, interval: 3_000), capacity: 100_000))
+    /// Deletes expired shares every `sessionSweepSeconds`.
+    let shareSweeper: Sweeper
     /// A hash to check passwords of unknown usernames against, so they cost as much as known
     /// ones: shaped as this hasher's, matched by no password.
     let dummyHash: String
@@ -142,6 +146,9 @@ public final class API: Sendable {
             "expired idempotency keys", every: configuration.keySweepSeconds,
             cutoff: { [now = environment.now] in Timestamp(millisecondsSince1970: now().millisecondsSince1970 - lifetime) },
             delete: { try journals.deleteKeys(usedBefore: $0, limit: $1) }, log: log)
+        self.shareSweeper = Sweeper(
+            "expired shares", every: configuration.sessionSweepSeconds, cutoff: environment.now,
+            delete: { try accounts.deleteExpiredShares(at: $0, limit: $1) }, log: log)
         let feed = ChangeFeed(now: environment.now)
         self.feed = feed
         journals.observe { [weak feed] events in feed?.publish(events) }

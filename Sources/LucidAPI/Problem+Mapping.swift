@@ -53,6 +53,9 @@ extension Problem {
         case .usernameTaken:
             return Problem(.usernameTaken, "That username is taken.",
                            faults: [Fault(location: .pointer("/username"), detail: "is taken")])
+        case .tooManyShares:
+            return Problem(.tooManyShares, "This account keeps \(AccountStore.shareLimit) shares already; "
+                + "revoke one with DELETE /v1/shares/{id} first.")
         case .tooManyDevices:
             return Problem(.tooManyDevices, "This account keeps the state of \(AccountStore.deviceLimit) devices already; "
                 + "forget one with DELETE /v1/devices/{deviceId} first.")

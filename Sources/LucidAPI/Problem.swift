@@ -22,6 +22,7 @@ public struct Problem: Error, Sendable {
         case tooManyAttempts = "too-many-attempts"
         case tooManyStreams = "too-many-streams"
         case tooManyDevices = "too-many-devices"
+        case tooManyShares = "too-many-shares"
         case idempotencyKeyReused = "idempotency-key-reused"
         case idempotencyKeyInProgress = "idempotency-key-in-progress"
         case unavailable
@@ -39,7 +40,7 @@ public struct Problem: Error, Sendable {
             case .payloadTooLarge: 413
             case .unsupportedMediaType: 415
             case .validationFailed, .idempotencyKeyReused: 422
-            case .usernameTaken, .dreamExists, .nothingToUndo, .nothingToRedo, .idempotencyKeyInProgress, .tooManyDevices: 409
+            case .usernameTaken, .dreamExists, .nothingToUndo, .nothingToRedo, .idempotencyKeyInProgress, .tooManyDevices, .tooManyShares: 409
             case .tooManyAttempts, .tooManyStreams: 429
             case .unavailable: 503
             case .internal: 500
@@ -65,6 +66,7 @@ public struct Problem: Error, Sendable {
             case .tooManyAttempts: "Too many attempts"
             case .tooManyStreams: "Too many streams"
             case .tooManyDevices: "Too many devices"
+            case .tooManyShares: "Too many shares"
             case .idempotencyKeyReused: "Idempotency key reused"
             case .idempotencyKeyInProgress: "Idempotency key in progress"
             case .unavailable: "Temporarily unavailable"

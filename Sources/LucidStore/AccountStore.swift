@@ -22,6 +22,8 @@ public enum AccountError: Error, Hashable, Sendable {
     case usernameTaken
     /// A new device past ``AccountStore/deviceLimit``.
     case tooManyDevices
+    /// A new share past ``AccountStore/shareLimit``.
+    case tooManyShares
     case storage(SQLiteError)
 }
 

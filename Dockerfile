@@ -18,6 +18,7 @@ FROM swift:6.3.1-bookworm AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         libmicrohttpd-dev \
+        libpq-dev \
         libsodium-dev \
         libsqlite3-dev \
         pkg-config \

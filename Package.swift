@@ -30,6 +30,12 @@ let package = Package(
         ),
 
         .systemLibrary(
+            name: "CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+
+        .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
@@ -49,6 +55,13 @@ let package = Package(
         .target(
             name: "LucidStore",
             dependencies: ["LucidModel", "CSQLite"],
+            plugins: ["EmbedResources"]
+        ),
+
+        // PostgreSQL persistence through libpq, for running many instances on one database.
+        .target(
+            name: "LucidPostgres",
+            dependencies: ["LucidModel", "LucidStore", "CPostgres"],
             plugins: ["EmbedResources"]
         ),
 
@@ -110,6 +123,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
+        .testTarget(name: "LucidPostgresTests", dependencies: ["LucidPostgres", "LucidStore", "LucidTestSupport"]),
         .testTarget(name: "LucidLayoutTests", dependencies: ["LucidLayout", "LucidModel"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,8 @@ import PackagePlugin
 
 /// Compiles files of the repository into the targets that need them, so the binary
 /// carries its schema and its API description and never reads the source tree at run
-/// time: `migrations/*.sql` into LucidStore, `openapi.yaml` into LucidAPI.
+/// time: `migrations/*.sql` into LucidStore, `migrations/postgresql/*.sql` into LucidPostgres,
+/// `openapi.yaml` into LucidAPI.
 @main
 struct EmbedResources: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
@@ -13,6 +14,13 @@ struct EmbedResources: BuildToolPlugin {
         case "LucidStore":
             let folder = root.appending(path: "migrations")
             kind = "migrations"
+            files = try FileManager.default
+                .contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "sql" }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        case "LucidPostgres":
+            let folder = root.appending(path: "migrations/postgresql")
+            kind = "postgres-migrations"
             files = try FileManager.default
                 .contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
                 .filter { $0.pathExtension == "sql" }
@@ -29,7 +37,8 @@ struct EmbedResources: BuildToolPlugin {
                 displayName: "Embedding \(kind) into \(target.name)",
                 executable: try context.tool(named: "ResourceEmbedder").url,
                 arguments: [output.path, kind] + files.map(\.path),
-                inputFiles: files + (kind == "migrations" ? [root.appending(path: "migrations")] : []),
+                inputFiles: files + (kind == "migrations" ? [root.appending(path: "migrations")]
+                    : kind == "postgres-migrations" ? [root.appending(path: "migrations/postgresql")] : []),
                 outputFiles: [output]
             )
         ]

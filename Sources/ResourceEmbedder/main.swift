@@ -2,10 +2,11 @@ import Foundation
 
 // Writes a Swift file that holds files of the repository as string literals.
 // Usage: ResourceEmbedder OUTPUT migrations FILE...   → `Migration.embedded`, in the order given
+//        ResourceEmbedder OUTPUT postgres-migrations FILE...   → `Migration.postgres`, likewise
 //        ResourceEmbedder OUTPUT openapi FILE         → `EmbeddedOpenAPI.yaml`
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2, ["migrations", "openapi"].contains(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: ResourceEmbedder OUTPUT migrations|openapi FILE...\n".utf8))
+guard arguments.count >= 2, ["migrations", "postgres-migrations", "openapi"].contains(arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: ResourceEmbedder OUTPUT migrations|postgres-migrations|openapi FILE...\n".utf8))
     exit(2)
 }
 let (output, kind, paths) = (arguments[0], arguments[1], arguments.dropFirst(2))
@@ -28,9 +29,15 @@ func literal(_ text: String) -> String {
 
 var source = "// Generated at build time by ResourceEmbedder. Do not edit.\n\n"
 switch kind {
-case "migrations":
-    source += "extension Migration {\n    /// The migrations of the top-level `migrations/` folder, in order.\n"
-    source += "    static let embedded: [Migration] = [\n"
+case "migrations", "postgres-migrations":
+    if kind == "migrations" {
+        source += "extension Migration {\n    /// The migrations of the top-level `migrations/` folder, in order.\n"
+        source += "    static let embedded: [Migration] = [\n"
+    } else {
+        source += "import LucidStore\n\nextension Migration {\n"
+        source += "    /// The migrations of `migrations/postgresql/`, in order.\n"
+        source += "    static let postgres: [Migration] = [\n"
+    }
     for path in paths {
         let url = URL(fileURLWithPath: path)
         let sql = try String(contentsOf: url, encoding: .utf8)

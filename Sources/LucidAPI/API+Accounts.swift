@@ -175,4 +175,9 @@ extension API {
         }
         return token
     }
+
+    /// Runs an account store call, turning its error into a problem.
+    func account<T>(_ body: () throws(AccountError) -> T) throws(Problem) -> T {
+        do throws(AccountError) { return try body() } catch { throw Problem.account(error) }
+    }
 }

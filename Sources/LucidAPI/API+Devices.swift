@@ -9,7 +9,7 @@ import LucidStore
 extension API {
     func devices(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
-        let devices = try account { () throws(AccountError) in try accounts.devices(of: user.id) }
+        let devices = try journal { () throws(JournalError) in try journals.devices(of: user.id) }
         return Reply.object { writer in
             writer.key("devices")
             writer.beginArray()
@@ -29,7 +29,7 @@ extension API {
         let user = try authenticate(&call)
         let device = try call.deviceID()
         let now = environment.now()
-        guard let record = try account({ () throws(AccountError) in try accounts.state(of: device, for: user.id, seenAt: now) })
+        guard let record = try journal({ () throws(JournalError) in try journals.state(of: device, for: user.id, seenAt: now) })
         else { throw Self.unknownDevice }
         return try answer(record, of: user)
     }
@@ -41,14 +41,15 @@ extension API {
         let state = reader.deviceState(try call.jsonBody(), at: "")
         guard let state, reader.errors.isEmpty else { throw reader.problem }
         let now = environment.now()
-        try account { () throws(AccountError) in try accounts.saveState(state, of: device, for: user.id, at: now) }
+        guard try journal({ () throws(JournalError) in try journals.saveState(state, of: device, for: user.id, at: now) })
+        else { throw Self.tooManyDevices }
         return try answer(DeviceRecord(deviceID: device, state: state, updatedAt: now, lastSeenAt: now), of: user)
     }
 
     func forgetDevice(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
         let device = try call.deviceID()
-        guard try account({ () throws(AccountError) in try accounts.forgetDevice(device, of: user.id) }) else {
+        guard try journal({ () throws(JournalError) in try journals.forgetDevice(device, of: user.id) }) else {
             throw Self.unknownDevice
         }
         return Reply.noContent()
@@ -69,10 +70,10 @@ extension API {
 
     private static let unknownDevice = Problem(.notFound, "This account keeps no state for that device.")
 
-    /// Runs an account store call, turning its error into a problem.
-    func account<T>(_ body: () throws(AccountError) -> T) throws(Problem) -> T {
-        do throws(AccountError) { return try body() } catch { throw Problem.account(error) }
-    }
+    /// A new device past ``JournalStore/deviceLimit``: nothing was saved.
+    private static let tooManyDevices = Problem(
+        .tooManyDevices, "This account keeps the state of \(JournalStore.deviceLimit) devices already; "
+            + "forget one with DELETE /v1/devices/{deviceId} first.")
 }
 
 extension Call {

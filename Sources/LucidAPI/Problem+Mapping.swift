@@ -56,9 +56,6 @@ extension Problem {
         case .tooManyShares:
             return Problem(.tooManyShares, "This account keeps \(AccountStore.shareLimit) shares already; "
                 + "revoke one with DELETE /v1/shares/{id} first.")
-        case .tooManyDevices:
-            return Problem(.tooManyDevices, "This account keeps the state of \(AccountStore.deviceLimit) devices already; "
-                + "forget one with DELETE /v1/devices/{deviceId} first.")
         case .storage(let failure):
             return storage(failure)
         }

@@ -20,8 +20,6 @@ public struct User: Hashable, Sendable {
 /// Why an account operation failed.
 public enum AccountError: Error, Hashable, Sendable {
     case usernameTaken
-    /// A new device past ``AccountStore/deviceLimit``.
-    case tooManyDevices
     /// A new share past ``AccountStore/shareLimit``.
     case tooManyShares
     case storage(SQLiteError)

@@ -50,6 +50,35 @@ import Testing
         #expect(try decode(#"[]"#).1 == [FieldError(pointer: "", detail: "must be an object, not an array")])
     }
 
+    @Test func aListHoldsAThousandIdsAtMostAndEveryOneIsAUUID() throws {
+        let text = id.uuidString.lowercased()
+        func sharing(_ count: Int) -> String {
+            #"{"mode":"sharing","dreamIds":["# + Array(repeating: #""\#(text)""#, count: count).joined(separator: ",") + "]}"
+        }
+        let (thousand, none) = try decode(sharing(1_000))
+        #expect(thousand == .sharing(dreamIDs: Array(repeating: id, count: 1_000)))
+        #expect(none.isEmpty)
+        let (tooMany, errors) = try decode(sharing(1_001))
+        #expect(tooMany == nil)
+        #expect(errors == [FieldError(pointer: "/dreamIds", detail: "must hold at most 1000 ids")])
+
+        let (bad, named) = try decode(#"{"mode":"selecting","dreamIds":["\#(text)","nope",7]}"#)
+        #expect(bad == nil)
+        #expect(named == [
+            FieldError(pointer: "/dreamIds/1", detail: "must be a UUID"),
+            FieldError(pointer: "/dreamIds/2", detail: "must be a string, not a number"),
+        ])
+    }
+
+    @Test func anUnknownFieldIsRefusedBesideAFieldOfAnotherMode() throws {
+        let (state, errors) = try decode(#"{"mode":"editing","dreamId":"\#(id.uuidString)","dreamIds":[],"colour":"red"}"#)
+        #expect(state == nil)
+        #expect(errors == [
+            FieldError(pointer: "/colour", detail: "is not a known field"),
+            FieldError(pointer: "/dreamIds", detail: "belongs to mode selecting or sharing, not editing"),
+        ])
+    }
+
     @Test func theStoredFormRoundTrips() throws {
         for state in [DeviceState.viewing, .editing(dreamID: id), .selecting(dreamIDs: [id]), .sharing(dreamIDs: []), .duplicating] {
             let data = try JSONEncoder().encode(state)

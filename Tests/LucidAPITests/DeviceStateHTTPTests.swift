@@ -136,4 +136,92 @@ struct DeviceStateHTTPTests {
             #expect(try client.put("/v1/devices/\(extra)/state", json: ["mode": "viewing"], token: token).status == 200)
         }
     }
+
+    @Test func notADeviceIdIs404OnEveryRoute() throws {
+        try withServer { client in
+            let token = try client.register("device-typo")
+            for id in ["not-a-uuid", "%20", "7a1b2c3d-0000-4000-8000-00000000000"] {
+                expectProblem(try client.get("/v1/devices/\(id)/state", token: token), 404, "not-found")
+                expectProblem(try client.put("/v1/devices/\(id)/state", json: ["mode": "viewing"], token: token), 404, "not-found")
+                expectProblem(try client.delete("/v1/devices/\(id)", token: token), 404, "not-found")
+            }
+            #expect(try client.get("/v1/devices", token: token).json == JSON(["devices": [Any]()]))
+        }
+    }
+
+    @Test func anotherUsersDeviceIdIsTheirOwnDevice() throws {
+        try withServer { client in
+            let owner = try client.register("device-owner-2")
+            let other = try client.register("device-other")
+            let dream = try client.addDream(owner, "Mine")["id"].string!
+            _ = try client.put("/v1/devices/\(phone)/state", json: ["mode": "editing", "dreamId": dream], token: owner)
+
+            // The other user saves under the same id: their own state, checked against their own journal.
+            let theirs = try client.put("/v1/devices/\(phone)/state", json: ["mode": "sharing", "dreamIds": [dream]], token: other)
+            #expect(theirs.status == 200)
+            #expect(theirs.json["state"] == JSON(["mode": "viewing"]))
+            #expect(theirs.json["version"].int == 0)
+            #expect(try client.delete("/v1/devices/\(phone)", token: other).status == 204)
+
+            let mine = try client.get("/v1/devices/\(phone)/state", token: owner)
+            #expect(mine.json["state"] == JSON(["mode": "editing", "dreamId": dream]))
+            #expect(mine.json["version"].int == 1)
+        }
+    }
+
+    @Test func aBodyThatIsNotAStateIsRefusedAndSavesNothing() throws {
+        try withServer { client in
+            let token = try client.register("device-garbled")
+            let path = "/v1/devices/\(phone)/state"
+            expectProblem(try client.put(path, body: Array(#"{"mode":"viewing"}"#.utf8), token: token,
+                                         headers: [("Content-Type", "text/plain")]), 415, "unsupported-media-type")
+            expectProblem(try client.put(path, body: Array(#"{"mode":"#.utf8), token: token,
+                                         headers: [("Content-Type", "application/json")]), 400, "bad-request")
+            expectProblem(try client.put(path, body: [0x22, 0xFF, 0x22], token: token,
+                                         headers: [("Content-Type", "application/json")]), 400, "bad-request")
+            expectInvalid(try client.put(path, body: Array(#""viewing""#.utf8), token: token,
+                                         headers: [("Content-Type", "application/json")]), [""])
+            expectProblem(try client.get(path, token: token), 404, "not-found")
+            #expect(try client.get("/v1/devices", token: token).json == JSON(["devices": [Any]()]))
+        }
+    }
+
+    @Test func everyDeviceRouteNeedsATokenAndKnowsItsMethods() throws {
+        try withServer { client in
+            expectUnauthorized(try client.get("/v1/devices"), tokenSent: false)
+            expectUnauthorized(try client.get("/v1/devices/\(phone)/state"), tokenSent: false)
+            expectUnauthorized(try client.put("/v1/devices/\(phone)/state", json: ["mode": "viewing"]), tokenSent: false)
+            expectUnauthorized(try client.delete("/v1/devices/\(phone)"), tokenSent: false)
+
+            let token = try client.register("device-methods")
+            let post = try client.post("/v1/devices/\(phone)/state", json: ["mode": "viewing"], token: token)
+            expectProblem(post, 405, "method-not-allowed")
+            #expect(post.header("Allow") == "GET, HEAD, PUT")
+            let patch = try client.patch("/v1/devices/\(phone)", json: ["mode": "viewing"], token: token)
+            expectProblem(patch, 405, "method-not-allowed")
+            #expect(patch.header("Allow") == "DELETE")
+        }
+    }
+
+    @Test func aRetriedPutSavesTheSameStateAgainWithOrWithoutAKey() throws {
+        let clock = TestClock()
+        try withServer(clock: clock) { client in
+            let token = try client.register("device-retry")
+            let body: [String: Any] = ["mode": "duplicating"]
+            let key = [(name: "Idempotency-Key", value: "device-retry-1")]
+            let first = try client.put("/v1/devices/\(phone)/state", json: body, token: token, headers: key)
+            clock.advance(seconds: 2)
+            let retry = try client.put("/v1/devices/\(phone)/state", json: body, token: token, headers: key)
+            // Not a replay of the first answer: the PUT ran again and said so by its times.
+            #expect(first.status == 200 && retry.status == 200)
+            #expect(retry.header("Idempotent-Replayed") == nil)
+            let now = rfc3339(clock.now.millisecondsSince1970)
+            #expect(retry.json == JSON([
+                "deviceId": phone, "state": ["mode": "duplicating"], "version": 0, "updatedAt": now, "lastSeenAt": now,
+            ]))
+            #expect(try client.get("/v1/devices", token: token).json["devices"].array?.count == 1)
+            // No answer was kept under the key (a reused key would be 422): the undo runs.
+            expectProblem(try client.post("/v1/undo", token: token, headers: key), 409, "nothing-to-undo")
+        }
+    }
 }

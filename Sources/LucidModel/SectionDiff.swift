@@ -1,18 +1,23 @@
 /// A row of a list of sections, as UIKit's index path: its section's index and its index
 /// in that section.
 public struct RowPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The section's index in its list.
     public var section: Int
+    /// The row's index in its section.
     public var row: Int
 
+    /// The index path `[section, row]`.
     public init(_ section: Int, _ row: Int) {
         self.section = section
         self.row = row
     }
 
+    /// Section first, then row: the order a table view lists its rows in.
     public static func < (lhs: RowPath, rhs: RowPath) -> Bool {
         (lhs.section, lhs.row) < (rhs.section, rhs.row)
     }
 
+    /// `[section, row]`, as the wire has it.
     public var description: String { "[\(section), \(row)]" }
 }
 
@@ -37,24 +42,34 @@ public struct RowPath: Hashable, Sendable, Comparable, CustomStringConvertible {
 ///
 /// Headers and footers are not in the diff: their new titles are in the new sections.
 public struct SectionDiff: Hashable, Sendable {
+    /// Indexes in the old list of the sections that go.
     public var deletedSections: [Int] = []
+    /// Indexes in the new list of the sections that come, whole.
     public var insertedSections: [Int] = []
+    /// Old index paths of the rows that go.
     public var deletedRows: [RowPath] = []
+    /// New index paths of the rows that come.
     public var insertedRows: [RowPath] = []
+    /// Rows that move within a section that stays, ordered by their old index path.
     public var movedRows: [Move] = []
+    /// Old index paths of the rows whose dream changed in place.
     public var reloadedRows: [RowPath] = []
 
     /// A row that goes from `from` (old) to `to` (new).
     public struct Move: Hashable, Sendable {
+        /// The old index path.
         public var from: RowPath
+        /// The new index path.
         public var to: RowPath
 
+        /// A move from `from` to `to`.
         public init(from: RowPath, to: RowPath) {
             self.from = from
             self.to = to
         }
     }
 
+    /// The empty diff: nothing changes.
     public init() {}
 
     /// Whether nothing changes.

@@ -139,20 +139,23 @@ let (_, _) = try measure("move to the front", { user, _, round in
 })
 
 // Sections and their batch update at 10,000 dreams, as `GET /v1/sections?since=` computes
-// them before rendering: the model at the older version, both groupings, and the diff.
+// them before rendering: the model at the older version, both groupings, and the diff; and
+// of that, the pure part alone (grouping both and the diff), without the read.
 let sectionsHead = try store.head(of: big.user)
 for back in [1, 100] {
     var parts: [String] = []
     for grouping in Grouping.allCases {
-        var times: [Double] = []
+        var times: [Double] = [], pureTimes: [Double] = []
         for _ in 0..<15 {
             let start = clockSource.now
             let old = try store.model(of: big.user, at: sectionsHead.version - back)
+            let read = clockSource.now
             let diff = SectionDiff(from: old.model.sections(by: grouping), to: sectionsHead.model.sections(by: grouping))
             precondition(!diff.isEmpty, "the two versions differ")
             times.append(seconds(clockSource.now - start))
+            pureTimes.append(seconds(clockSource.now - read))
         }
-        parts.append("\(grouping.rawValue) \(format(median(times)))")
+        parts.append("\(grouping.rawValue) \(format(median(times))) (group + diff \(format(median(pureTimes))))")
     }
     print("sections and their diff at 10,000 dreams, \(back) version\(back == 1 ? "" : "s") apart: " + parts.joined(separator: ", "))
 }

@@ -10,10 +10,11 @@ extension API {
         let grouping = try call.grouping()
         let since = try call.integerParameter("since", in: 0...Int.max)
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+        // As `GET /v1/changes` does: a client that has this version gets 304 whatever its `since`.
+        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
         let old = try since.map { (since) throws(Problem) in
             try journal { () throws(JournalError) in try journals.model(of: user.id, at: since) }
         }
-        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
         let sections = head.model.sections(by: grouping)
         return Reply.object(version: head.version) { writer in
             writer.key("version"); writer.int(head.version)

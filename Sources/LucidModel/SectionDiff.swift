@@ -1,18 +1,23 @@
 /// A row of a list of sections, as UIKit's index path: its section's index and its index
 /// in that section.
 public struct RowPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The section's index in its list.
     public var section: Int
+    /// The row's index in its section.
     public var row: Int
 
+    /// The index path `[section, row]`.
     public init(_ section: Int, _ row: Int) {
         self.section = section
         self.row = row
     }
 
+    /// Section first, then row: the order a table view lists its rows in.
     public static func < (lhs: RowPath, rhs: RowPath) -> Bool {
         (lhs.section, lhs.row) < (rhs.section, rhs.row)
     }
 
+    /// `[section, row]`, as the wire has it.
     public var description: String { "[\(section), \(row)]" }
 }
 
@@ -30,28 +35,41 @@ public struct RowPath: Hashable, Sendable, Comparable, CustomStringConvertible {
 /// - a row that stays where it is relative to the others but whose dream changed is
 ///   reloaded; one that both moves and changes is deleted and inserted instead, since a
 ///   table view cannot reload a row it moves;
-/// - sections never move: every grouping orders its sections by a fixed key.
+/// - sections never move: a section in both lists whose place among the others changed is
+///   deleted and inserted (the longest ordered run of sections stays). No grouping asks for
+///   that, since each orders its sections by a fixed key; it keeps the diff right for any
+///   two lists of sections with distinct ids.
 ///
 /// Headers and footers are not in the diff: their new titles are in the new sections.
 public struct SectionDiff: Hashable, Sendable {
+    /// Indexes in the old list of the sections that go.
     public var deletedSections: [Int] = []
+    /// Indexes in the new list of the sections that come, whole.
     public var insertedSections: [Int] = []
+    /// Old index paths of the rows that go.
     public var deletedRows: [RowPath] = []
+    /// New index paths of the rows that come.
     public var insertedRows: [RowPath] = []
+    /// Rows that move within a section that stays, ordered by their old index path.
     public var movedRows: [Move] = []
+    /// Old index paths of the rows whose dream changed in place.
     public var reloadedRows: [RowPath] = []
 
     /// A row that goes from `from` (old) to `to` (new).
     public struct Move: Hashable, Sendable {
+        /// The old index path.
         public var from: RowPath
+        /// The new index path.
         public var to: RowPath
 
+        /// A move from `from` to `to`.
         public init(from: RowPath, to: RowPath) {
             self.from = from
             self.to = to
         }
     }
 
+    /// The empty diff: nothing changes.
     public init() {}
 
     /// Whether nothing changes.
@@ -60,16 +78,19 @@ public struct SectionDiff: Hashable, Sendable {
             && movedRows.isEmpty && reloadedRows.isEmpty
     }
 
-    /// The diff from `old` to `new`: sections matched by id, rows by dream id. Every list
-    /// comes out in ascending order. O(n log n) in the rows.
+    /// The diff from `old` to `new`: sections matched by id, rows by dream id (both unique
+    /// within their list). Every list comes out in ascending order. O(n log n) in the rows.
     public init(from old: [Section], to new: [Section]) {
         let newIndex = Dictionary(new.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let oldIds = Set(old.map(\.id))
-        deletedSections = old.indices.filter { newIndex[old[$0].id] == nil }
-        insertedSections = new.indices.filter { !oldIds.contains(new[$0].id) }
-        for (oldSection, section) in old.enumerated() {
-            guard let newSection = newIndex[section.id] else { continue }
-            diffRows(section.items, in: oldSection, against: new[newSection].items, in: newSection)
+        // The sections in both lists, in old order; those out of the longest ordered run go and come.
+        let kept = old.indices.compactMap { index in newIndex[old[index].id].map { (old: index, new: $0) } }
+        let staying = Self.longestIncreasing(kept.map(\.new))
+        let stays = Set(kept.indices.filter(staying.contains).map { kept[$0].old })
+        let stayingIds = Set(stays.map { old[$0].id })
+        deletedSections = old.indices.filter { !stays.contains($0) }
+        insertedSections = new.indices.filter { !stayingIds.contains(new[$0].id) }
+        for (position, section) in kept.enumerated() where staying.contains(position) {
+            diffRows(old[section.old].items, in: section.old, against: new[section.new].items, in: section.new)
         }
         deletedRows.sort()
         insertedRows.sort()

@@ -17,12 +17,15 @@ public struct Section: Hashable, Sendable {
     /// Stable across versions: `creature:unicorn-pink`, `month:2026-11`, `effect:magic`,
     /// `effect:none`, `all`.
     public var id: String
+    /// The catalog's display name ("Pink unicorn", "Fire breathing"), the month
+    /// ("November 2026"), "No effects" or "All dreams".
     public var headerTitle: String
     /// The count: "1 dream", "3 dreams".
     public var footerTitle: String
     /// The section's dreams in the user's order.
     public var items: [Dream]
 
+    /// A section of `items`, its footer counting them.
     public init(id: String, headerTitle: String, items: [Dream]) {
         self.id = id
         self.headerTitle = headerTitle

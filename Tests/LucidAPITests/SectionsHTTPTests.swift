@@ -89,4 +89,28 @@ struct SectionsHTTPTests {
             expectUnauthorized(try client.get("/v1/sections?groupBy=none"), tokenSent: false)
         }
     }
+
+    /// A `since` the journal has not reached gets what `GET /v1/changes` answers for it: the
+    /// same problem, and the same 304 to a client that has the current version.
+    @Test func aSinceBeyondTheCurrentVersionIsAnsweredAsTheChangesAreAnswered() throws {
+        try withServer { client in
+            let token = try client.register("future-sections")
+            _ = try client.addDream(token, "A dream")
+            for (since, headers) in [(2, []), (99, []), (2, [("If-None-Match", "\"1\"")]), (2, [("If-None-Match", "\"0\"")])] {
+                let changes = try client.get("/v1/changes?since=\(since)", token: token, headers: headers)
+                let sections = try client.get("/v1/sections?groupBy=month&since=\(since)", token: token, headers: headers)
+                #expect(sections.status == changes.status, "since \(since), \(headers)")
+                #expect(sections.header("Content-Type") == changes.header("Content-Type"))
+                #expect(sections.header("ETag") == changes.header("ETag"))
+                #expect(withoutRequestID(sections.json) == withoutRequestID(changes.json), "since \(since), \(headers)")
+                if changes.status == 404 { expectProblem(sections, 404, "not-found") }
+            }
+            #expect(try client.get("/v1/sections?groupBy=month&since=2", token: token, headers: [("If-None-Match", "\"1\"")]).status == 304)
+        }
+    }
+
+    /// A problem's fields but its `requestId`, which differs from one request to the next.
+    func withoutRequestID(_ json: JSON) -> JSON {
+        JSON((json.value as? [String: Any])?.filter { $0.key != "requestId" })
+    }
 }

@@ -61,6 +61,18 @@ import Testing
         #expect(SectionDiff(from: old, to: new) == expected)
     }
 
+    @Test func aSectionThatChangesPlaceIsDeletedAndInsertedWithItsRows() {
+        let old = [section("x", [a]), section("y", [b]), section("z", [c])]
+        let new = [section("z", [c, d]), section("x", [a]), section("y", [b])]
+        let diff = SectionDiff(from: old, to: new)
+        // x and y stay in order; z goes from the end and comes back first, whole.
+        var expected = SectionDiff()
+        expected.deletedSections = [2]
+        expected.insertedSections = [0]
+        #expect(diff == expected)
+        #expect(diff.applied(to: old, filling: new) == new)
+    }
+
     @Test func longestIncreasingKeepsTheMostRowsInPlace() {
         #expect(SectionDiff.longestIncreasing([]) == [])
         #expect(SectionDiff.longestIncreasing([3, 0, 1, 2]) == [1, 2, 3])
@@ -89,6 +101,62 @@ import Testing
                 expectAcceptable(diff, old: old, new: new)
             }
         }
+    }
+
+    /// The same property for any two lists of sections, not only those a grouping makes:
+    /// sections reordered, come and gone, dreams in several sections, changed, moved within
+    /// and between sections.
+    @Test(arguments: Array(1...200))
+    func applyingTheDiffOfAnyTwoSectionListsGivesTheNew(seed: Int) {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        let old = randomSections(using: &generator)
+        let new = Bool.random(using: &generator) ? randomSections(using: &generator) : perturbed(old, using: &generator)
+        let diff = SectionDiff(from: old, to: new)
+        #expect(diff.applied(to: old, filling: new) == new, "seed \(seed)")
+        expectAcceptable(diff, old: old, new: new)
+    }
+
+    /// Up to six sections of distinct ids in random order, each of up to eight distinct
+    /// dreams from a pool of ten, some of them edited.
+    func randomSections(using generator: inout SeededGenerator) -> [Section] {
+        let ids = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"].shuffled(using: &generator)
+        return ids.prefix(Int.random(in: 0...6, using: &generator)).map { id in
+            let dreams = (1...10).shuffled(using: &generator).prefix(Int.random(in: 1...8, using: &generator))
+            return section(id, dreams.map { edited(Fixture.dream($0), Int.random(in: 0...3, using: &generator)) })
+        }
+    }
+
+    /// `sections` with a few random edits: sections dropped or swapped, rows dropped, added,
+    /// swapped or edited.
+    func perturbed(_ sections: [Section], using generator: inout SeededGenerator) -> [Section] {
+        var result = sections.filter { _ in Int.random(in: 0..<6, using: &generator) > 0 }
+        if result.count > 1, Bool.random(using: &generator) {
+            result.swapAt(Int.random(in: result.indices, using: &generator), Int.random(in: result.indices, using: &generator))
+        }
+        for index in result.indices {
+            var items = result[index].items
+            if !items.isEmpty, Bool.random(using: &generator) { items.remove(at: Int.random(in: items.indices, using: &generator)) }
+            if let added = (1...10).map({ Fixture.dream($0) }).filter({ dream in !items.contains { $0.id == dream.id } })
+                .randomElement(using: &generator), Bool.random(using: &generator) {
+                items.insert(added, at: Int.random(in: 0...items.count, using: &generator))
+            }
+            if items.count > 1, Bool.random(using: &generator) {
+                items.swapAt(Int.random(in: items.indices, using: &generator), Int.random(in: items.indices, using: &generator))
+            }
+            if !items.isEmpty, Bool.random(using: &generator) {
+                let row = Int.random(in: items.indices, using: &generator)
+                items[row] = edited(items[row], Int.random(in: 1...3, using: &generator))
+            }
+            result[index] = section(result[index].id, items)
+        }
+        return result.filter { !$0.items.isEmpty }
+    }
+
+    /// `dream` with its description marked by `edit` (0 leaves it as it is).
+    func edited(_ dream: Dream, _ edit: Int) -> Dream {
+        var dream = dream
+        if edit > 0 { dream.description += " (edit \(edit))" }
+        return dream
     }
 
     /// What UIKit requires of a batch: index paths in range, no row both deleted (or moved

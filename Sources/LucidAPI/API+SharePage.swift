@@ -49,7 +49,7 @@ extension API {
         }
         let token = call.parameters["token"] ?? ""
         let share = SessionToken.isWellFormed(token)
-            ? try account({ () throws(AccountError) in try accounts.share(tokenHash: SessionToken.hash(token), at: now) })
+            ? try journal({ () throws(JournalError) in try journals.share(tokenHash: SessionToken.hash(token), at: now) })
             : nil
         guard let share else {
             shareMisses.withLock { table in

@@ -42,7 +42,10 @@ extension API {
         let share = Share(
             id: environment.newID(), version: head.version, dreams: dreams, createdAt: now,
             expiresAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 + Int64(lifetime ?? Self.shareLifetime.default) * 1000))
-        try account { () throws(AccountError) in try accounts.saveShare(share, tokenHash: SessionToken.hash(token), of: user.id) }
+        let saved = try journal { () throws(JournalError) in try journals.saveShare(share, tokenHash: SessionToken.hash(token), of: user.id) }
+        guard saved else {
+            throw Problem(.tooManyShares, "This account keeps \(JournalStore.shareLimit) shares already; revoke one with DELETE /v1/shares/{id} first.")
+        }
         let location = "/v1/shares/\(share.id.uuidString.lowercased())"
         return Reply.object(status: 201, headers: [("Location", location), ("Cache-Control", "no-store")]) { writer in
             writer.key("url"); writer.string("/s/\(token)")
@@ -53,7 +56,7 @@ extension API {
     func listShares(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
         let now = environment.now()
-        let shares = try account { () throws(AccountError) in try accounts.shares(of: user.id, at: now) }
+        let shares = try journal { () throws(JournalError) in try journals.shares(of: user.id, at: now) }
         return Reply.object { writer in
             writer.key("shares")
             writer.beginArray()
@@ -69,7 +72,7 @@ extension API {
     func revokeShare(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)
         guard let text = call.parameters["id"], let id = UUID(uuidString: text),
-              try account({ () throws(AccountError) in try accounts.revokeShare(id, of: user.id) })
+              try journal({ () throws(JournalError) in try journals.revokeShare(id, of: user.id) })
         else { throw Problem(.notFound, "This account has no such share.") }
         return Reply.noContent()
     }

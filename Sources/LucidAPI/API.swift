@@ -148,7 +148,7 @@ public final class API: Sendable {
             delete: { try journals.deleteKeys(usedBefore: $0, limit: $1) }, log: log)
         self.shareSweeper = Sweeper(
             "expired shares", every: configuration.sessionSweepSeconds, cutoff: environment.now,
-            delete: { try accounts.deleteExpiredShares(at: $0, limit: $1) }, log: log)
+            delete: { try journals.deleteExpiredShares(at: $0, limit: $1) }, log: log)
         let feed = ChangeFeed(now: environment.now)
         self.feed = feed
         journals.observe { [weak feed] events in feed?.publish(events) }

@@ -53,9 +53,6 @@ extension Problem {
         case .usernameTaken:
             return Problem(.usernameTaken, "That username is taken.",
                            faults: [Fault(location: .pointer("/username"), detail: "is taken")])
-        case .tooManyShares:
-            return Problem(.tooManyShares, "This account keeps \(AccountStore.shareLimit) shares already; "
-                + "revoke one with DELETE /v1/shares/{id} first.")
         case .storage(let failure):
             return storage(failure)
         }

@@ -20,8 +20,6 @@ public struct User: Hashable, Sendable {
 /// Why an account operation failed.
 public enum AccountError: Error, Hashable, Sendable {
     case usernameTaken
-    /// A new share past ``AccountStore/shareLimit``.
-    case tooManyShares
     case storage(SQLiteError)
 }
 
@@ -171,7 +169,7 @@ public final class AccountStore: Sendable {
         }
     }
 
-    func run<T: Sendable>(_ body: (Connection) throws(SQLiteError) -> T) throws(AccountError) -> T {
+    private func run<T: Sendable>(_ body: (Connection) throws(SQLiteError) -> T) throws(AccountError) -> T {
         do {
             return try connection.withLock { (connection) throws(SQLiteError) -> T in try body(connection) }
         } catch {

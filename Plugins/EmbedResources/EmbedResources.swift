@@ -9,25 +9,24 @@ import PackagePlugin
 struct EmbedResources: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         let root = context.package.directoryURL
-        let (kind, files): (String, [URL])
+        /// The `.sql` files of `folder`, in name order.
+        func migrations(in folder: URL) throws -> [URL] {
+            try FileManager.default
+                .contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "sql" }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        }
+        // A folder is an input too, so adding a migration to it rebuilds the target.
+        let (kind, files, folders): (String, [URL], [URL])
         switch target.name {
         case "LucidStore":
             let folder = root.appending(path: "migrations")
-            kind = "migrations"
-            files = try FileManager.default
-                .contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-                .filter { $0.pathExtension == "sql" }
-                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            (kind, files, folders) = ("migrations", try migrations(in: folder), [folder])
         case "LucidPostgres":
             let folder = root.appending(path: "migrations/postgresql")
-            kind = "postgres-migrations"
-            files = try FileManager.default
-                .contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-                .filter { $0.pathExtension == "sql" }
-                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            (kind, files, folders) = ("postgres-migrations", try migrations(in: folder), [folder])
         case "LucidAPI":
-            kind = "openapi"
-            files = [root.appending(path: "openapi.yaml")]
+            (kind, files, folders) = ("openapi", [root.appending(path: "openapi.yaml")], [])
         default:
             return []
         }
@@ -37,8 +36,7 @@ struct EmbedResources: BuildToolPlugin {
                 displayName: "Embedding \(kind) into \(target.name)",
                 executable: try context.tool(named: "ResourceEmbedder").url,
                 arguments: [output.path, kind] + files.map(\.path),
-                inputFiles: files + (kind == "migrations" ? [root.appending(path: "migrations")]
-                    : kind == "postgres-migrations" ? [root.appending(path: "migrations/postgresql")] : []),
+                inputFiles: files + folders,
                 outputFiles: [output]
             )
         ]

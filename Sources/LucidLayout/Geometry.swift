@@ -17,7 +17,6 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// An empty rectangle at the origin.
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
-    public var maxX: Double { x + width }
     public var maxY: Double { y + height }
 
     /// The rectangle shrunk by `dx` on the left and right and `dy` at the top and bottom,

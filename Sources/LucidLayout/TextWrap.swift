@@ -72,9 +72,6 @@ public struct Words: Hashable, Sendable {
         return character.isWhitespace && character != "\u{00A0}"
     }
 
-    /// Whether there is no word at all.
-    public var isEmpty: Bool { words.isEmpty }
-
     /// The words in lines of at most `width` cells, broken at spaces where they can be and
     /// inside a word longer than a line where they must. No words, no lines.
     public func lines(width: Int) -> [String] {

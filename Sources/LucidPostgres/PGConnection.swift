@@ -55,8 +55,7 @@ public final class PGConnection {
             }
             return PGRows(rows: values, affected: Int(Self.text(PQcmdTuples(result))) ?? 0)
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            throw PGError(message: Self.text(PQresultErrorMessage(result)), sqlState: state)
+            throw Self.error(of: result)
         }
     }
 
@@ -67,10 +66,14 @@ public final class PGConnection {
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
-        default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            throw PGError(message: Self.text(PQresultErrorMessage(result)), sqlState: state)
+        default: throw Self.error(of: result)
         }
+    }
+
+    /// The error a failed `result` reports, with its SQLSTATE.
+    private static func error(of result: OpaquePointer) -> PGError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        return PGError(message: text(PQresultErrorMessage(result)), sqlState: state)
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.

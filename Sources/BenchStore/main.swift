@@ -14,7 +14,7 @@ import LucidModel
 let edits = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 300
 let folder = FileManager.default.temporaryDirectory.appending(path: "lucid-bench-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: folder) }
-let store = try JournalStore(path: folder.appending(path: "bench.sqlite").path)
+let store = try SQLiteJournalStore(path: folder.appending(path: "bench.sqlite").path)
 
 var clock = Timestamp(millisecondsSince1970: 1_790_000_000_000)
 @MainActor func tick() -> Timestamp {
@@ -56,7 +56,7 @@ let big = try seed(10_000)
 print("seeded journals of 10 and 10,000 dreams in \(seconds(clockSource.now - seedStart)) s")
 
 // Cold load of the big journal: a second store on the same file has nothing cached.
-let coldStore = try JournalStore(path: folder.appending(path: "bench.sqlite").path)
+let coldStore = try SQLiteJournalStore(path: folder.appending(path: "bench.sqlite").path)
 let coldStart = clockSource.now
 _ = try coldStore.head(of: big.user)
 print("cold load of the 10,000-dream head: \(format(seconds(clockSource.now - coldStart)))")
@@ -108,7 +108,7 @@ let keyedEdit: @MainActor (UUID, UUID) throws -> Void = { user, id in
         KeptAnswer(status: 200, headers: [.init(name: "ETag", value: "\"\(commit.version)\"")], body: answerBody)
     }
     let changes = DreamChanges(description: "Keyed edit \(keyCount): a lantern on the stairs.")
-    _ = try store.apply([.updateDream(id: id, changes: changes, at: tick())], to: user, at: tick(), keeping: receipt)
+    _ = try store.apply([.updateDream(id: id, changes: changes, at: tick())], to: user, at: tick(), expecting: nil, keeping: receipt)
 }
 let keyedBefore = try store.databaseBytes()
 for round in 0..<edits {

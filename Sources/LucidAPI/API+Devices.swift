@@ -72,7 +72,7 @@ extension API {
 
     /// A new device past ``JournalStore/deviceLimit``: nothing was saved.
     private static let tooManyDevices = Problem(
-        .tooManyDevices, "This account keeps the state of \(JournalStore.deviceLimit) devices already; "
+        .tooManyDevices, "This account keeps the state of \(StoreLimits.devices) devices already; "
             + "forget one with DELETE /v1/devices/{deviceId} first.")
 }
 

@@ -211,7 +211,7 @@ extension API {
     }
 
     /// A page of history: at most `limit` versions, and no more than
-    /// `JournalStore.historyPageBytes` of stored actions (at least one version), so a page
+    /// `StoreLimits.historyPageBytes` of stored actions (at least one version), so a page
     /// of big changes stays small; `nextCursor` leads on either way.
     func history(_ call: inout Call) throws(Problem) -> Response {
         let user = try authenticate(&call)

@@ -44,7 +44,7 @@ extension API {
             expiresAt: Timestamp(millisecondsSince1970: now.millisecondsSince1970 + Int64(lifetime ?? Self.shareLifetime.default) * 1000))
         let saved = try journal { () throws(JournalError) in try journals.saveShare(share, tokenHash: SessionToken.hash(token), of: user.id) }
         guard saved else {
-            throw Problem(.tooManyShares, "This account keeps \(JournalStore.shareLimit) shares already; revoke one with DELETE /v1/shares/{id} first.")
+            throw Problem(.tooManyShares, "This account keeps \(StoreLimits.shares) shares already; revoke one with DELETE /v1/shares/{id} first.")
         }
         let location = "/v1/shares/\(share.id.uuidString.lowercased())"
         return Reply.object(status: 201, headers: [("Location", location), ("Cache-Control", "no-store")]) { writer in

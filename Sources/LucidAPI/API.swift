@@ -101,8 +101,8 @@ struct Call {
 /// The Lucid HTTP API: routes each request to a handler and turns every outcome,
 /// failures included, into a response. Never throws and never traps on input.
 public final class API: Sendable {
-    let journals: JournalStore
-    let accounts: AccountStore
+    let journals: any JournalStore
+    let accounts: any AccountStore
     let configuration: APIConfiguration
     let environment: Environment
     let hasher: PasswordHasher
@@ -129,7 +129,7 @@ public final class API: Sendable {
 
     /// The API over these stores; `log` receives one line per request.
     public init(
-        journals: JournalStore, accounts: AccountStore, configuration: APIConfiguration = APIConfiguration(),
+        journals: any JournalStore, accounts: any AccountStore, configuration: APIConfiguration = APIConfiguration(),
         environment: Environment = .live, log: @escaping @Sendable (String) -> Void
     ) {
         self.journals = journals

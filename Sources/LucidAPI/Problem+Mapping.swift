@@ -60,7 +60,7 @@ extension Problem {
 
     /// A database failure: passing ones (busy, full, read-only) ask the client to retry;
     /// anything else is an internal error whose detail stays in the log.
-    static func storage(_ failure: SQLiteError) -> Problem {
+    static func storage(_ failure: StoreFailure) -> Problem {
         var problem: Problem
         switch failure.kind {
         case .busy, .full, .readOnly:
@@ -69,7 +69,7 @@ extension Problem {
         case .constraint, .other:
             problem = Problem(.internal, "Something went wrong on our side; nothing was changed.")
         }
-        problem.logDetail = "SQLite \(failure.code): \(failure.message)"
+        problem.logDetail = failure.description
         return problem
     }
 }

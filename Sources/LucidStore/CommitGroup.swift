@@ -7,7 +7,7 @@ final class CommitGroup: Sendable {
     /// How a group ended.
     enum Outcome: Sendable {
         case committed
-        case failed(SQLiteError)
+        case failed(StoreFailure)
     }
 
     private let state = Mutex<Outcome?>(nil)

@@ -13,5 +13,10 @@ public enum JournalError: Error, Hashable, Sendable {
     /// The journal has no such version (yet).
     case versionNotFound(Int)
     /// The database failed; the cached head and the database are as they were.
-    case storage(SQLiteError)
+    case storage(StoreFailure)
+}
+
+extension JournalError {
+    /// A SQLite failure, as every store reports failures.
+    static func storage(_ error: SQLiteError) -> JournalError { .storage(error.failure) }
 }

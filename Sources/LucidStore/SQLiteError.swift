@@ -2,20 +2,6 @@ import CSQLite
 
 /// A failed SQLite call, with the message SQLite gave at the moment it failed.
 public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The kinds of failure callers treat differently.
-    public enum Kind: Hashable, Sendable {
-        /// Another connection holds the lock longer than the busy timeout.
-        case busy
-        /// The disk or the database's page limit is full.
-        case full
-        /// The file cannot be written.
-        case readOnly
-        /// A constraint or trigger refused the statement.
-        case constraint
-        /// Anything else: I/O errors, corruption, misuse.
-        case other
-    }
-
     /// The extended result code.
     public let code: Int32
     public let message: String
@@ -26,7 +12,8 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var kind: Kind {
+    /// How callers treat this failure.
+    public var kind: StoreFailure.Kind {
         switch code & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: .busy
         case SQLITE_FULL: .full
@@ -37,6 +24,9 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "SQLite error \(code): \(message)" }
+
+    /// This failure as every store reports failures.
+    public var failure: StoreFailure { StoreFailure(kind, "SQLite \(code): \(message)") }
 }
 
 extension SQLiteError {

@@ -111,6 +111,11 @@ struct Writer {
     /// Ends the open group as failed with `error`: rolls back what is left of its
     /// transaction and forgets what its writes did in memory.
     mutating func fail(_ error: SQLiteError) {
+        fail(error.failure)
+    }
+
+    /// Ends the open group as failed with `error`, as ``fail(_:)-(SQLiteError)`` does.
+    mutating func fail(_ error: StoreFailure) {
         // After a failed COMMIT SQLite has usually rolled back already; if not, do it here.
         if connection.isInTransaction { _ = try? connection.execute("ROLLBACK") }
         // The keys of the journals the group wrote describe rows that are gone: reload them.

@@ -22,7 +22,7 @@ struct Configuration: Equatable {
     var concurrentHashes = APIConfiguration.defaultConcurrentHashes
     var sessionCacheEntries = 100_000
     /// How much memory the heads of recently used journals may take, estimated from their dreams.
-    var headCacheBytes = JournalStore.defaultHeadCacheBytes
+    var headCacheBytes = StoreLimits.defaultHeadCacheBytes
     /// Seconds an idempotency key's answer is kept for retries.
     var idempotencyKeyLifetime = 86_400
     /// Event streams one user may hold open at once.

@@ -13,8 +13,8 @@ enum Service {
         let log = Log()
         let server: Server
         do throws(StoreOpeningError) {
-            let journals = try JournalStore(path: configuration.database, headCacheBytes: configuration.headCacheBytes)
-            let accounts = try AccountStore(path: configuration.database)
+            let journals = try SQLiteJournalStore(path: configuration.database, headCacheBytes: configuration.headCacheBytes)
+            let accounts = try SQLiteAccountStore(path: configuration.database)
             let api = API(
                 journals: journals, accounts: accounts,
                 configuration: APIConfiguration(

@@ -23,7 +23,7 @@ import Testing
         let huge = "$argon2id$v=19$m=16777216,t=1,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
         do {
             let user = User(id: UUID(), username: "squeezed", createdAt: Timestamp(millisecondsSince1970: 0))
-            try AccountStore(path: database).register(user, passwordHash: huge, sessionTokenHash: SessionToken.hash(SessionToken.generate()))
+            try SQLiteAccountStore(path: database).register(user, passwordHash: huge, sessionTokenHash: SessionToken.hash(SessionToken.generate()))
         }
         let child = try ChildProcess(
             URL(fileURLWithPath: "/bin/sh"),

@@ -11,7 +11,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("lucid.sqlite").path
-        let accounts = try AccountStore(path: path)
+        let accounts = try SQLiteAccountStore(path: path)
         let user = User(id: UUID(), username: "sleeper", createdAt: Timestamp(millisecondsSince1970: 0))
         try accounts.register(user, passwordHash: "hash", sessionTokenHash: "forever")
         // 25 sessions that expired at 1 … 25 s, 5 that expire at 100 … 104 s.
@@ -42,10 +42,10 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("lucid.sqlite").path
-        let accounts = try AccountStore(path: path)
+        let accounts = try SQLiteAccountStore(path: path)
         let clock = TestClock()
         let api = API(
-            journals: try JournalStore(path: path), accounts: accounts,
+            journals: try SQLiteJournalStore(path: path), accounts: accounts,
             configuration: APIConfiguration(passwordCost: .minimum, sessionSweepSeconds: 1), environment: clock.environment,
             log: { _ in })
         let user = User(id: UUID(), username: "sleeper", createdAt: clock.now)

@@ -75,8 +75,8 @@ final class TestServer: Sendable {
 
     /// Opens fresh stores and starts a server with exactly this API configuration.
     func start(_ configuration: APIConfiguration) throws {
-        let journals = try JournalStore(path: databasePath)
-        let accounts = try AccountStore(path: databasePath)
+        let journals = try SQLiteJournalStore(path: databasePath)
+        let accounts = try SQLiteAccountStore(path: databasePath)
         let api = API(
             journals: journals, accounts: accounts, configuration: configuration,
             environment: clock?.environment ?? .live, log: { [log] line in log.append(line) })

@@ -13,7 +13,7 @@ import Testing
         var sessionUser: User?
     }
 
-    static func stored(_ store: AccountStore, _ username: String, _ tokenHash: String) throws -> Stored {
+    static func stored(_ store: SQLiteAccountStore, _ username: String, _ tokenHash: String) throws -> Stored {
         let credentials = try store.credentials(of: username)
         return Stored(
             user: credentials?.user, passwordHash: credentials?.passwordHash, sessionUser: try store.session(tokenHash: tokenHash)?.user)
@@ -21,7 +21,7 @@ import Testing
 
     @Test func registeringStoresTheUserAndItsFirstSession() throws {
         let database = try TemporaryDatabase()
-        let store = try AccountStore(path: database.path)
+        let store = try SQLiteAccountStore(path: database.path)
         try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "token")
         #expect(try Self.stored(store, "ada", "token") == Stored(user: Self.user, passwordHash: "hash", sessionUser: Self.user))
         #expect(try store.session(tokenHash: "token")?.expiresAt == nil)
@@ -29,7 +29,7 @@ import Testing
 
     @Test func aFirstSessionThatCannotBeStoredLeavesNoUser() throws {
         let database = try TemporaryDatabase()
-        let store = try AccountStore(path: database.path)
+        let store = try SQLiteAccountStore(path: database.path)
         let saboteur = try database.connection()
         try saboteur.execute("CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
 
@@ -49,7 +49,7 @@ import Testing
 
     @Test func aTakenUsernameIsReportedAndStoresNoSession() throws {
         let database = try TemporaryDatabase()
-        let store = try AccountStore(path: database.path)
+        let store = try SQLiteAccountStore(path: database.path)
         try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "first")
         let other = User(id: UUID(), username: "ada", createdAt: Timestamp(millisecondsSince1970: 1_790_000_001_000))
         #expect(throws: AccountError.usernameTaken) {
@@ -63,8 +63,8 @@ import Testing
     static let user = AccountStoreTests.user
 
     /// A store with a user and sessions "s0" … expiring at these milliseconds (`nil`: never).
-    static func store(_ database: borrowing TemporaryDatabase, expiries: [Int64?]) throws -> AccountStore {
-        let store = try AccountStore(path: database.path)
+    static func store(_ database: borrowing TemporaryDatabase, expiries: [Int64?]) throws -> SQLiteAccountStore {
+        let store = try SQLiteAccountStore(path: database.path)
         try store.register(user, passwordHash: "hash", sessionTokenHash: "first")
         for (index, expiry) in expiries.enumerated() {
             try store.createSession(

@@ -25,7 +25,7 @@ import Testing
         let other = try #require(Self.lockAsAnotherProcess(database.path + "-lock"))
         defer { close(other) }
         #expect(throws: StoreOpeningError.inUse(database.path)) { try database.open() }
-        #expect(throws: StoreOpeningError.inUse(database.path)) { try AccountStore(path: database.path) }
+        #expect(throws: StoreOpeningError.inUse(database.path)) { try SQLiteAccountStore(path: database.path) }
         // Refused before SQLite touched the file.
         #expect(!FileManager.default.fileExists(atPath: database.path))
     }
@@ -35,7 +35,7 @@ import Testing
         let lockFile = database.path + "-lock"
         do {
             let journals = try database.open()
-            let accounts = try AccountStore(path: database.path)
+            let accounts = try SQLiteAccountStore(path: database.path)
             let again = try database.open()
             #expect(Self.lockAsAnotherProcess(lockFile) == nil)
             _ = (journals, accounts, again)
@@ -53,7 +53,7 @@ import Testing
         // The same file through another spelling of its path is the same claim, not a conflict.
         let roundabout = database.folder.appending(path: "sub/..").path + "/journal.sqlite"
         try FileManager.default.createDirectory(at: database.folder.appending(path: "sub"), withIntermediateDirectories: true)
-        _ = try JournalStore(path: roundabout)
+        _ = try SQLiteJournalStore(path: roundabout)
         #expect(Self.lockAsAnotherProcess(database.path + "-lock") == nil)
         _ = store
     }

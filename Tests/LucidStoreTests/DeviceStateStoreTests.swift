@@ -15,7 +15,7 @@ import Testing
     static func time(_ seconds: Int64) -> Timestamp { Timestamp(millisecondsSince1970: 1_790_000_000_000 + seconds * 1000) }
 
     /// A store whose database has the users `ids` (device states belong to a user row).
-    func store(_ database: borrowing TemporaryDatabase, users ids: [UUID]) throws -> JournalStore {
+    func store(_ database: borrowing TemporaryDatabase, users ids: [UUID]) throws -> SQLiteJournalStore {
         let store = try database.open()
         let connection = try database.connection()
         for (index, id) in ids.enumerated() {
@@ -86,13 +86,13 @@ import Testing
     @Test func aUserKeepsAtMostTheLimitOfDevices() throws {
         let database = try TemporaryDatabase()
         let store = try store(database, users: [ada, bob])
-        let devices = (0..<JournalStore.deviceLimit).map { _ in UUID() }
+        let devices = (0..<StoreLimits.devices).map { _ in UUID() }
         for device in devices { #expect(try store.saveState(.viewing, of: device, for: ada, at: Self.time(1))) }
 
         // A new device is refused and nothing is written; known ones still save, other users are not counted.
         #expect(try store.saveState(.viewing, of: phone, for: ada, at: Self.time(2)) == false)
         #expect(try store.state(of: phone, for: ada, seenAt: Self.time(2)) == nil)
-        #expect(try store.devices(of: ada).count == JournalStore.deviceLimit)
+        #expect(try store.devices(of: ada).count == StoreLimits.devices)
         #expect(try store.saveState(.duplicating, of: devices[0], for: ada, at: Self.time(3)))
         #expect(try store.saveState(.viewing, of: phone, for: bob, at: Self.time(3)))
 

@@ -126,7 +126,7 @@ import Testing
         let folderAsFile = database.folder.path
         // The lock file is made beside the path, outside the temporary folder.
         defer { try? FileManager.default.removeItem(atPath: folderAsFile + "-lock") }
-        #expect(throws: StoreOpeningError.self) { try JournalStore(path: folderAsFile) }
+        #expect(throws: StoreOpeningError.self) { try SQLiteJournalStore(path: folderAsFile) }
     }
 
     @Test func writersOnDifferentJournalsFromSeveralThreads() throws {

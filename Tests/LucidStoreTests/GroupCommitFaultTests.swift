@@ -24,7 +24,7 @@ import Testing
     }
 
     /// Sets the page limit of the store's writer to `extra` pages past what the database holds now.
-    static func limit(_ store: JournalStore, extraPages extra: Int) {
+    static func limit(_ store: SQLiteJournalStore, extraPages extra: Int) {
         store.writer.withLock { writer in
             let pages = (try? writer.connection.statement("PRAGMA page_count").query { $0.int(0) }.first) ?? 0
             try? writer.connection.execute("PRAGMA max_page_count = \(pages + extra)")

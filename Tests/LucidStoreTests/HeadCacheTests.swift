@@ -58,7 +58,7 @@ import Testing
 @Suite struct StoreHeadCacheTests {
     var clock = TestClock()
 
-    mutating func fill(_ store: JournalStore, _ user: UUID, dreams count: Int) throws -> Snapshot {
+    mutating func fill(_ store: SQLiteJournalStore, _ user: UUID, dreams count: Int) throws -> Snapshot {
         let dreams = (0..<count).map {
             Dream(id: UUID(), description: "dream \($0) of \(user)", creature: .dragon, createdAt: clock.now())
         }
@@ -66,7 +66,7 @@ import Testing
         return Snapshot(version: commit.version, model: commit.model)
     }
 
-    static func cached(_ store: JournalStore) -> (journals: [UUID], bytes: Int) {
+    static func cached(_ store: SQLiteJournalStore) -> (journals: [UUID], bytes: Int) {
         store.heads.withLock { ($0.journalsByUse, $0.bytes) }
     }
 
@@ -77,7 +77,7 @@ import Testing
         })))
         // Room for three journals of 20 dreams, not four.
         let limit = head * 3 + head / 2
-        let store = try JournalStore(path: database.path, headCacheBytes: limit)
+        let store = try SQLiteJournalStore(path: database.path, headCacheBytes: limit)
         let users = (0..<6).map { _ in UUID() }
         for (index, user) in users.enumerated() {
             _ = try fill(store, user, dreams: 20)
@@ -93,7 +93,7 @@ import Testing
 
     @Test mutating func anEvictedJournalComesBackWholeAndWritesOnCorrectly() throws {
         let database = try TemporaryDatabase()
-        let store = try JournalStore(path: database.path, headCacheBytes: 0)
+        let store = try SQLiteJournalStore(path: database.path, headCacheBytes: 0)
         let (first, second) = (UUID(), UUID())
         let before = try fill(store, first, dreams: 30)
         _ = try store.apply([.moveDream(id: before.model.dreams[29].id, toIndex: 0)], to: first, at: clock.now())
@@ -138,7 +138,7 @@ import Testing
     /// read that a commit overtook would send the next write back to a used version.
     @Test func headsLoadedBesideWritersAreNeverStale() throws {
         let database = try TemporaryDatabase()
-        let store = try JournalStore(path: database.path, headCacheBytes: 0)
+        let store = try SQLiteJournalStore(path: database.path, headCacheBytes: 0)
         let users = (0..<3).map { _ in UUID() }
         let failures = Atomic(0), stale = Atomic(0)
         Threads.run(9) { thread in
@@ -172,7 +172,7 @@ import Testing
         let database = try TemporaryDatabase()
         // No room at all: every load evicts every other head it may, so only the journals
         // written in the open group (and the newest) keep theirs.
-        let store = try JournalStore(path: database.path, headCacheBytes: 0)
+        let store = try SQLiteJournalStore(path: database.path, headCacheBytes: 0)
         let users = (0..<12).map { _ in UUID() }
         let answers = Mutex<[UUID: [Int]]>([:])
         let failures = Atomic(0)

@@ -52,12 +52,12 @@ import Testing
         let dream = Dream(
             id: UUID(), description: "kept", creature: .dragon, createdAt: Timestamp(millisecondsSince1970: 0))
         do {
-            let store = try JournalStore(path: database.path, migrations: Migration.embedded)
+            let store = try SQLiteJournalStore(path: database.path, migrations: Migration.embedded)
             _ = try store.apply([.addDream(dream)], to: user, at: Timestamp(millisecondsSince1970: 1))
         }
         let next = Migration(
             name: "9999_upgrade", sql: "ALTER TABLE versions ADD COLUMN note TEXT; CREATE TABLE extra (id INTEGER) STRICT;")
-        let store = try JournalStore(path: database.path, migrations: Migration.embedded + [next])
+        let store = try SQLiteJournalStore(path: database.path, migrations: Migration.embedded + [next])
         #expect(try store.head(of: user) == Snapshot(version: 1, model: Model(dreams: [dream])))
         #expect(try store.undo(of: user, at: Timestamp(millisecondsSince1970: 2)).model == .empty)
         #expect(try Self.applied(in: database.connection()).last == "9999_upgrade")
@@ -74,7 +74,7 @@ import Testing
         var histories: [UUID: HistoryPage] = [:]
         var random = RandomJournal(seed: 7)
         do {
-            let store = try JournalStore(path: database.path, migrations: before)
+            let store = try SQLiteJournalStore(path: database.path, migrations: before)
             for user in users {
                 var models: [Int: Model] = [0: .empty]
                 for step in 0..<40 {
@@ -92,7 +92,7 @@ import Testing
                 histories[user] = try store.history(of: user, limit: 100)
             }
         }
-        let store = try JournalStore(path: database.path, migrations: Migration.embedded)
+        let store = try SQLiteJournalStore(path: database.path, migrations: Migration.embedded)
         let connection = try database.connection()
         // Every ended revision has its span.
         let counts = try [
@@ -128,14 +128,14 @@ import Testing
     @Test func aDatabaseFromANewerBuildIsRefused() throws {
         let database = try TemporaryDatabase()
         let newer = Migration(name: "9999_future", sql: "CREATE TABLE future (id INTEGER);")
-        _ = try JournalStore(path: database.path, migrations: Migration.embedded + [newer])
+        _ = try SQLiteJournalStore(path: database.path, migrations: Migration.embedded + [newer])
         #expect(throws: StoreOpeningError.newerSchema("9999_future")) { try database.open() }
     }
 
     @Test func theFolderOfANewDatabaseIsCreated() throws {
         let database = try TemporaryDatabase()
         let nested = database.folder.appending(path: "a/b/journal.sqlite").path
-        _ = try JournalStore(path: nested)
+        _ = try SQLiteJournalStore(path: nested)
         #expect(FileManager.default.fileExists(atPath: nested))
     }
 }

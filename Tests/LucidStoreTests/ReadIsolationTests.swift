@@ -10,7 +10,7 @@ import Testing
 /// may hold more than half, and actions are decoded after the connection is given back.
 @Suite struct ReadIsolationTests {
     /// A journal of `versions` changes, each adding `perVersion` dreams with descriptions of `length` characters.
-    static func fill(_ store: JournalStore, _ user: UUID, versions: Int, perVersion: Int, length: Int) throws -> [Snapshot] {
+    static func fill(_ store: SQLiteJournalStore, _ user: UUID, versions: Int, perVersion: Int, length: Int) throws -> [Snapshot] {
         var snapshots = [Snapshot(version: 0, model: .empty)]
         for version in 1...versions {
             let at = Timestamp(millisecondsSince1970: 1_790_000_000_000 + Int64(version))

@@ -16,7 +16,7 @@ struct TemporaryDatabase: ~Copyable {
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// A store on this file; several may be opened in turn to test reopening.
-    func open() throws -> JournalStore { try JournalStore(path: path) }
+    func open() throws -> SQLiteJournalStore { try SQLiteJournalStore(path: path) }
 
     /// A raw connection to the same file, for looking under the store or sabotaging it.
     func connection() throws -> Connection { try Connection(path: path) }

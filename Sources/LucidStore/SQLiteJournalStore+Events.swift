@@ -1,7 +1,7 @@
 import Foundation
 import LucidModel
 
-extension JournalStore {
+extension SQLiteJournalStore {
     /// Calls `observer` with every version this store commits, in the order they were
     /// committed, once they are on disk and before the writers that made them return. It
     /// runs while the store holds its writer lock, so it must only hand the events on

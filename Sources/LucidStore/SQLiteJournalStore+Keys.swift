@@ -1,7 +1,7 @@
 import Foundation
 import LucidModel
 
-extension JournalStore {
+extension SQLiteJournalStore {
     /// What `key` of `user` answered, if it was used at or after `notBefore` (older uses
     /// have expired, whether or not their rows are deleted yet).
     public func outcome(of key: String, for user: UUID, notBefore: Timestamp) throws(JournalError) -> KeptOutcome? {

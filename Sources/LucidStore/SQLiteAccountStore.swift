@@ -20,7 +20,12 @@ public struct User: Hashable, Sendable {
 /// Why an account operation failed.
 public enum AccountError: Error, Hashable, Sendable {
     case usernameTaken
-    case storage(SQLiteError)
+    case storage(StoreFailure)
+}
+
+extension AccountError {
+    /// A SQLite failure, as every store reports failures.
+    static func storage(_ error: SQLiteError) -> AccountError { .storage(error.failure) }
 }
 
 /// How a request for a session sent with an idempotency key went.
@@ -34,10 +39,12 @@ public enum KeyedSession: Equatable, Sendable {
     case keyUsedElsewhere
 }
 
-/// Users and their sessions. It stores only what it is given: hashing passwords and
-/// tokens is the caller's job, so no secret ever reaches this layer in the clear.
-public final class AccountStore: Sendable {
+/// Users and their sessions in a SQLite database, through one connection of their own.
+public final class SQLiteAccountStore: AccountStore {
     private let connection: Mutex<Connection>
+
+    /// One process owns a SQLite database (it holds the database's lock file).
+    public var isShared: Bool { false }
 
     /// Opens the database at `path`, applying any migrations it lacks.
     public init(path: String) throws(StoreOpeningError) {
@@ -48,10 +55,10 @@ public final class AccountStore: Sendable {
     /// in one transaction: both are stored or neither is, and with them the record that
     /// `request` (if it has a key) opened that session. `.usernameTaken` if the name is in use.
     public func register(
-        _ user: User, passwordHash: String, sessionTokenHash tokenHash: String, keeping request: KeyedRequest? = nil
+        _ user: User, passwordHash: String, sessionTokenHash tokenHash: String, keeping request: KeyedRequest?
     ) throws(AccountError) {
-        do {
-            try run { (connection) throws(SQLiteError) in
+        do throws(SQLiteError) {
+            try connection.withLock { (connection) throws(SQLiteError) in
                 try connection.transaction { () throws(SQLiteError) in
                     try connection.statement("INSERT INTO users (id, username, password_hash, created_at) VALUES (?, ?, ?, ?)")
                         .run(.text(user.id.uuidString), .text(user.username), .text(passwordHash),
@@ -60,8 +67,10 @@ public final class AccountStore: Sendable {
                     if let request { try KeyTables(connection: connection).keep(session: tokenHash, for: request, of: user.id) }
                 }
             }
-        } catch .storage(let error) where error.code == lucid_sqlite_constraint_unique() {
+        } catch where error.code == lucid_sqlite_constraint_unique() {
             throw .usernameTaken
+        } catch {
+            throw .storage(error)
         }
     }
 

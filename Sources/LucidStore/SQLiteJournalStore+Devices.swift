@@ -5,15 +5,12 @@ import LucidModel
 /// saving one makes no version, and undo never touches it. Writes ride on the writer's group
 /// commit like kept answers, so they never wait on a second writer for SQLite's write lock;
 /// the list is read through the reader pool.
-extension JournalStore {
-    /// The most devices one user may keep a state for.
-    public static let deviceLimit = 100
-
+extension SQLiteJournalStore {
     /// Saves `state` for `device` of `user`, seen `now`. False, with nothing changed, if it
-    /// is a device the user has no state for yet and they have ``deviceLimit`` already.
+    /// is a device the user has no state for yet and they have ``StoreLimits/devices`` already.
     public func saveState(_ state: DeviceState, of device: UUID, for user: UUID, at now: Timestamp) throws(JournalError) -> Bool {
         try writeRows { (connection) throws(SQLiteError) in
-            try DeviceTables(connection: connection).save(state, of: device, for: user, at: now, limit: Self.deviceLimit)
+            try DeviceTables(connection: connection).save(state, of: device, for: user, at: now, limit: StoreLimits.devices)
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import LucidModel
 import Synchronization
 
-extension JournalStore {
+extension SQLiteJournalStore {
     /// A journal's head and keys read through a reader connection, without the writer lock,
     /// and the commit count of its bucket just before the read began.
     struct Preload {
@@ -149,7 +149,7 @@ extension JournalStore {
                     return evicted
                 }
             }
-            try (group.outcome ?? .failed(.rolledBack)).get()
+            try (group.outcome ?? .failed(SQLiteError.rolledBack.failure)).get()
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import LucidModel
 import Synchronization
 
-/// Every user's journal, versioned, in one SQLite database.
+/// Every user's journal, versioned, in one SQLite database that this process owns.
 ///
 /// Writes go through one connection behind a lock (SQLite allows one writer at a time
 /// anyway): read the head, reduce, write the version, then publish the new head once it
@@ -11,7 +11,7 @@ import Synchronization
 /// used journals stay in memory (within a budget), so reading a current model touches no
 /// disk; history, old versions and heads not in memory are read through a small pool of
 /// other connections.
-public final class JournalStore: Sendable {
+public final class SQLiteJournalStore: JournalStore {
     let writer: Mutex<Writer>
     let readers: ReaderPool
     /// The committed heads of recently used journals: what readers see.
@@ -21,17 +21,14 @@ public final class JournalStore: Sendable {
     /// Who hears of every new version (see ``observe(_:)``).
     let observers = Mutex<[@Sendable ([JournalEvent]) -> Void]>([])
 
-    /// How much memory the cached heads may take by default: 256 MiB.
-    public static let defaultHeadCacheBytes = 256 << 20
-
     /// Opens the database at `path` (creating it and its folder if needed) and applies
     /// any migrations it lacks. The heads of recently used journals stay in memory up to
     /// about `headCacheBytes`, estimated from their dreams; the least recently used go first.
-    public convenience init(path: String, headCacheBytes: Int = defaultHeadCacheBytes) throws(StoreOpeningError) {
+    public convenience init(path: String, headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes) throws(StoreOpeningError) {
         try self.init(path: path, migrations: Migration.embedded, headCacheBytes: headCacheBytes)
     }
 
-    init(path: String, migrations: [Migration], headCacheBytes: Int = defaultHeadCacheBytes) throws(StoreOpeningError) {
+    init(path: String, migrations: [Migration], headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes) throws(StoreOpeningError) {
         let writer = try Connection.openMigrated(path, migrations: migrations)
         heads = Mutex(HeadCache(limit: headCacheBytes))
         self.writer = Mutex(Writer(connection: writer))
@@ -40,10 +37,6 @@ public final class JournalStore: Sendable {
 
     /// How many reads of history and old versions run at once; more wait for a connection.
     static let readerCount = 4
-
-    /// How many bytes of stored actions a page of history holds at most (always at least
-    /// one version): a change may carry up to a request body's worth of actions.
-    public static let historyPageBytes = 256 << 10
 
     // MARK: Reading
 
@@ -82,7 +75,7 @@ public final class JournalStore: Sendable {
     /// Versions older than `before` (all versions when `nil`), newest first: up to `limit`
     /// of them, and only as many as fit in `maxActionBytes` of stored actions (at least one).
     public func history(
-        of user: UUID, before: Int? = nil, limit: Int = 50, maxActionBytes: Int = historyPageBytes
+        of user: UUID, before: Int?, limit: Int, maxActionBytes: Int
     ) throws(JournalError) -> HistoryPage {
         let head = try committedHead(of: user)
         let rows = try read(user) { (tables) throws(SQLiteError) in
@@ -105,7 +98,7 @@ public final class JournalStore: Sendable {
     /// last saw; if the journal has moved on, nothing happens and `.versionMismatch` is thrown.
     /// With a `receipt`, its answer is kept in the same transaction as the version.
     public func apply(
-        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil, keeping receipt: Receipt? = nil
+        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
         let json = JournalTables.encode(actions)
         return try write(user, as: .change, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
@@ -134,7 +127,7 @@ public final class JournalStore: Sendable {
     /// Reverts the newest change not yet undone by adding a version whose model equals the
     /// model before that change. The change goes onto the redo stack.
     public func undo(
-        of user: UUID, at time: Timestamp, expecting: Int? = nil, keeping receipt: Receipt? = nil
+        of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
         try write(user, as: .undo, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
             try Self.check(expecting, against: head)
@@ -146,7 +139,7 @@ public final class JournalStore: Sendable {
     /// Reapplies the newest undone change by adding a version whose model equals the model
     /// that change made. The change goes back onto the undo stack.
     public func redo(
-        of user: UUID, at time: Timestamp, expecting: Int? = nil, keeping receipt: Receipt? = nil
+        of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
         try write(user, as: .redo, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
             try Self.check(expecting, against: head)

@@ -4,15 +4,12 @@ import LucidModel
 /// Share links, beside the journals: frozen copies of dreams, outside their history. Writes
 /// ride on the writer's group commit, so they never wait on a second writer for SQLite's
 /// write lock; reads go through the reader pool.
-extension JournalStore {
-    /// The most shares one user may keep at once, expired ones included until they go.
-    public static let shareLimit = 1_000
-
+extension SQLiteJournalStore {
     /// Stores `share` of `user`, reachable by the token whose hash is `tokenHash`. False,
-    /// with nothing written, if the user has ``shareLimit`` shares already.
+    /// with nothing written, if the user has ``StoreLimits/shares`` shares already.
     public func saveShare(_ share: Share, tokenHash: String, of user: UUID) throws(JournalError) -> Bool {
         try writeRows { (connection) throws(SQLiteError) in
-            try ShareTables(connection: connection).save(share, tokenHash: tokenHash, of: user, limit: Self.shareLimit)
+            try ShareTables(connection: connection).save(share, tokenHash: tokenHash, of: user, limit: StoreLimits.shares)
         }
     }
 

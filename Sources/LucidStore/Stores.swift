@@ -1,0 +1,203 @@
+import Foundation
+import LucidModel
+
+/// Every user's journal, versioned, with what lives beside it: kept answers of keyed
+/// requests, device states and share links. Everything above the store (the API, the
+/// reducers, the renderer) sees only this protocol; SQLite and PostgreSQL implement it.
+///
+/// Every method either does all it says or nothing: a thrown error leaves the store as
+/// it was. Every read reflects every write acknowledged before it began, by any process
+/// sharing the database.
+public protocol JournalStore: AnyObject, Sendable {
+    /// The journal's newest version.
+    func head(of user: UUID) throws(JournalError) -> Snapshot
+
+    /// The whole model as it was at `version`.
+    func model(of user: UUID, at version: Int) throws(JournalError) -> Snapshot
+
+    /// Versions older than `before` (all versions when `nil`), newest first: up to `limit`
+    /// of them, and only as many as fit in `maxActionBytes` of stored actions (at least one).
+    func history(of user: UUID, before: Int?, limit: Int, maxActionBytes: Int) throws(JournalError) -> HistoryPage
+
+    /// Applies `actions` as one change: all of them, or none if any is refused. A change
+    /// that leaves the model equal adds no version. `expecting` is the version the caller
+    /// last saw; if the journal has moved on, nothing happens and `.versionMismatch` is thrown.
+    /// With a `receipt`, its answer is kept in the same transaction as the version.
+    func apply(
+        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
+    ) throws(JournalError) -> Commit
+
+    /// Reverts the newest change not yet undone by adding a version whose model equals the
+    /// model before that change. The change goes onto the redo stack.
+    func undo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit
+
+    /// Reapplies the newest undone change by adding a version whose model equals the model
+    /// that change made. The change goes back onto the undo stack.
+    func redo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit
+
+    /// The versions of `user`'s journal after `version`, oldest first, at most `limit` of
+    /// them: what a device that has seen `version` missed.
+    func events(of user: UUID, after version: Int, limit: Int) throws(JournalError) -> [JournalEvent]
+
+    /// Calls `observer` with new versions, each journal's in order, once they are durable:
+    /// the ones this process commits, and, where several processes share the database,
+    /// the ones the others commit. It must only hand the events on, never wait or write.
+    func observe(_ observer: @escaping @Sendable ([JournalEvent]) -> Void)
+
+    // MARK: Kept answers
+
+    /// What `key` of `user` answered, if it was used at or after `notBefore`.
+    func outcome(of key: String, for user: UUID, notBefore: Timestamp) throws(JournalError) -> KeptOutcome?
+
+    /// Keeps `answer` for `request` of `user` when the request made no version.
+    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(JournalError)
+
+    /// Deletes up to `limit` keys used before `cutoff`, oldest first; answers how many.
+    func deleteKeys(usedBefore cutoff: Timestamp, limit: Int) throws(JournalError) -> Int
+
+    // MARK: Device states
+
+    /// Saves `state` for `device` of `user`, seen `now`. False, with nothing changed, if it
+    /// is a device the user has no state for yet and they have ``StoreLimits/devices`` already.
+    func saveState(_ state: DeviceState, of device: UUID, for user: UUID, at now: Timestamp) throws(JournalError) -> Bool
+
+    /// The saved state of `device` of `user`, marking it seen `now`; nil if there is none.
+    func state(of device: UUID, for user: UUID, seenAt now: Timestamp) throws(JournalError) -> DeviceRecord?
+
+    /// Every device of `user`, last seen first.
+    func devices(of user: UUID) throws(JournalError) -> [DeviceRecord]
+
+    /// Forgets `device` of `user`; false if there was nothing to forget.
+    func forgetDevice(_ device: UUID, of user: UUID) throws(JournalError) -> Bool
+
+    // MARK: Share links
+
+    /// Stores `share` of `user`, reachable by the token whose hash is `tokenHash`. False,
+    /// with nothing written, if the user has ``StoreLimits/shares`` shares already.
+    func saveShare(_ share: Share, tokenHash: String, of user: UUID) throws(JournalError) -> Bool
+
+    /// The share the token with hash `tokenHash` opens, if it exists and has not expired at `now`.
+    func share(tokenHash: String, at now: Timestamp) throws(JournalError) -> Share?
+
+    /// The shares of `user` that have not expired at `now`, newest first.
+    func shares(of user: UUID, at now: Timestamp) throws(JournalError) -> [Share]
+
+    /// Revokes share `id` of `user`: its link stops working at once. False if there was none.
+    func revokeShare(_ id: UUID, of user: UUID) throws(JournalError) -> Bool
+
+    /// Deletes up to `limit` shares that expired before `now`; answers how many.
+    func deleteExpiredShares(at now: Timestamp, limit: Int) throws(JournalError) -> Int
+}
+
+extension JournalStore {
+    /// The first page of history, or the page before `before`, at the usual sizes.
+    public func history(of user: UUID, before: Int? = nil, limit: Int = 50) throws(JournalError) -> HistoryPage {
+        try history(of: user, before: before, limit: limit, maxActionBytes: StoreLimits.historyPageBytes)
+    }
+
+    /// `apply` with no expected version, or no receipt.
+    public func apply(_ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
+        try apply(actions, to: user, at: time, expecting: expecting, keeping: nil)
+    }
+
+    /// `undo` with no expected version, or no receipt.
+    public func undo(of user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
+        try undo(of: user, at: time, expecting: expecting, keeping: nil)
+    }
+
+    /// `redo` with no expected version, or no receipt.
+    public func redo(of user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
+        try redo(of: user, at: time, expecting: expecting, keeping: nil)
+    }
+}
+
+/// Users and their sessions. It stores only what it is given: hashing passwords and
+/// tokens is the caller's job, so no secret ever reaches this layer in the clear.
+public protocol AccountStore: AnyObject, Sendable {
+    /// Whether other processes may change this database: then a session read from it
+    /// may be revoked elsewhere at any moment, and must not be remembered in memory.
+    var isShared: Bool { get }
+
+    /// Registers a user together with its first session (token hash `tokenHash`, no expiry),
+    /// in one transaction: both are stored or neither is, and with them the record that
+    /// `request` (if it has a key) opened that session. `.usernameTaken` if the name is in use.
+    func register(_ user: User, passwordHash: String, sessionTokenHash tokenHash: String, keeping request: KeyedRequest?) throws(AccountError)
+
+    /// The user called `username` and their password hash, if there is one.
+    func credentials(of username: String) throws(AccountError) -> (user: User, passwordHash: String)?
+
+    /// Replaces a user's password hash, for upgrading hashes made at a lower cost.
+    func updatePasswordHash(of user: UUID, to hash: String) throws(AccountError)
+
+    /// Starts a session for `user` under the hash of its token.
+    func createSession(tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?) throws(AccountError)
+
+    /// The fingerprint of the request that used `key` of `user` at or after `notBefore`, if one did.
+    func keyedRequest(_ key: String, of user: UUID, notBefore: Timestamp) throws(AccountError) -> [UInt8]?
+
+    /// Opens a session for `user` (token hash `tokenHash`) for a request sent with a key, in
+    /// one transaction: a key not used since `notBefore` records the new session; a key used
+    /// for the same request (same fingerprint) has its session closed and replaced by the new
+    /// one; a key used for another request changes nothing.
+    func openSession(
+        tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?, keeping request: KeyedRequest,
+        notBefore: Timestamp
+    ) throws(AccountError) -> KeyedSession
+
+    /// The user whose session has the token hash `tokenHash` and when it expires, if it exists.
+    func session(tokenHash: String) throws(AccountError) -> (user: User, expiresAt: Timestamp?)?
+
+    /// Ends a session; ending one that does not exist does nothing.
+    func deleteSession(tokenHash: String) throws(AccountError)
+
+    /// Deletes at most `limit` sessions that expired at or before `now`, soonest expiry
+    /// first, and answers how many it deleted.
+    func deleteExpiredSessions(at now: Timestamp, limit: Int) throws(AccountError) -> Int
+}
+
+extension AccountStore {
+    /// `register` without an idempotency key.
+    public func register(_ user: User, passwordHash: String, sessionTokenHash tokenHash: String) throws(AccountError) {
+        try register(user, passwordHash: passwordHash, sessionTokenHash: tokenHash, keeping: nil)
+    }
+}
+
+/// The bounds every store keeps alike.
+public enum StoreLimits {
+    /// The most devices one user may keep a state for.
+    public static let devices = 100
+    /// The most shares one user may keep at once, expired ones included until they go.
+    public static let shares = 1_000
+    /// How many bytes of stored actions a page of history holds at most (always at least
+    /// one version): a change may carry up to a request body's worth of actions.
+    public static let historyPageBytes = 256 << 10
+    /// How much memory the cached heads of journals may take by default: 256 MiB.
+    public static let defaultHeadCacheBytes = 256 << 20
+}
+
+/// A database failure, whichever database it came from.
+public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure callers treat differently.
+    public enum Kind: Hashable, Sendable {
+        /// Busy, locked, or unreachable for now: the same request may succeed later.
+        case busy
+        /// The disk is full.
+        case full
+        /// The database cannot be written (a read-only file, a standby server).
+        case readOnly
+        /// A constraint refused the statement.
+        case constraint
+        /// Anything else: I/O errors, corruption, misuse.
+        case other
+    }
+
+    public var kind: Kind
+    /// The database's own words, with its code: for the log, never for the client.
+    public var description: String
+
+    /// A failure of `kind` that the database described as `description`.
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+}

@@ -2,9 +2,9 @@ import Foundation
 import LucidModel
 
 /// A dream revision as the columns of `dream_revisions` hold it, with its place in the order.
-struct DreamRecord: Sendable {
-    var dream: Dream
-    var orderKey: String
+package struct DreamRecord: Sendable {
+    package var dream: Dream
+    package var orderKey: String
 
     /// The columns after `user_id, dream_id, from_version`, in table order, starting at `order_key`.
     static let columns = "order_key, description, creature, effects, creatures, dreamt_on, created_at, updated_at"
@@ -30,7 +30,7 @@ struct DreamRecord: Sendable {
         orderKey = row.text(1)
     }
 
-    init(dream: Dream, orderKey: String) {
+    package init(dream: Dream, orderKey: String) {
         self.dream = dream
         self.orderKey = orderKey
     }
@@ -49,11 +49,11 @@ struct DreamRecord: Sendable {
 
 extension Creature {
     /// The text a creature is stored as: its kind, and a unicorn's color after a hyphen.
-    var storageName: String {
+    package var storageName: String {
         color.map { "\(kind.rawValue)-\($0.rawValue)" } ?? kind.rawValue
     }
 
-    init?(storageName: String) {
+    package init?(storageName: String) {
         let parts = storageName.split(separator: "-", maxSplits: 1).map(String.init)
         guard let kind = Kind(rawValue: parts[0]) else { return nil }
         self.init(kind: kind, color: parts.count == 2 ? UnicornColor(rawValue: parts[1]) : nil)

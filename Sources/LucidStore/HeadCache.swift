@@ -5,7 +5,7 @@ import LucidModel
 /// estimated size passes it, the least recently used go. Readers look heads up here, so a
 /// lookup counts as a use; only the writer adds heads, and it removes the order keys of
 /// every journal whose head goes (a journal's keys live and die with its head).
-struct HeadCache {
+package struct HeadCache {
     /// A cached head and its neighbours in the order of use.
     private struct Entry {
         var head: JournalHead
@@ -19,18 +19,18 @@ struct HeadCache {
     private var newest: UUID?
     private var oldest: UUID?
     /// The estimated size of every cached head.
-    private(set) var bytes = 0
+    package private(set) var bytes = 0
     /// The most `bytes` may be after an eviction, unless the heads that must stay are more.
-    let limit: Int
+    package let limit: Int
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
     /// The journals cached, least recently used first.
-    var journalsByUse: [UUID] {
+    package var journalsByUse: [UUID] {
         var journals: [UUID] = []
         var cursor = oldest
         while let journal = cursor {
@@ -41,14 +41,14 @@ struct HeadCache {
     }
 
     /// The head of `journal`, if cached; it becomes the most recently used.
-    mutating func head(of journal: UUID) -> JournalHead? {
+    package mutating func head(of journal: UUID) -> JournalHead? {
         guard let head = entries[journal]?.head else { return nil }
         moveToNewest(journal)
         return head
     }
 
     /// Caches `head` as the most recently used, replacing any head `journal` had.
-    mutating func insert(_ head: JournalHead, of journal: UUID) {
+    package mutating func insert(_ head: JournalHead, of journal: UUID) {
         if var entry = entries[journal] {
             bytes += head.bytes - entry.head.bytes
             entry.head = head
@@ -65,7 +65,7 @@ struct HeadCache {
 
     /// Removes least recently used heads until the cache is within its limit, keeping the
     /// most recently used one and every head `mustStay` names. Returns the journals removed.
-    mutating func evict(keeping mustStay: (UUID) -> Bool) -> [UUID] {
+    package mutating func evict(keeping mustStay: (UUID) -> Bool) -> [UUID] {
         var removed: [UUID] = []
         var cursor = oldest
         while bytes > limit, let journal = cursor, journal != newest {
@@ -117,7 +117,7 @@ extension JournalHead {
 
     /// The estimated memory of a head holding `model`: walks every dream, so only for heads
     /// just loaded; a write adjusts its base's estimate by `bytes(changedBy:in:)`.
-    static func bytes(of model: Model) -> Int {
+    package static func bytes(of model: Model) -> Int {
         model.dreams.reduce(fixedBytes) { $0 + bytes(of: $1) }
     }
 

@@ -2,34 +2,47 @@ import Foundation
 import LucidModel
 
 /// The newest version of a journal as the store keeps it in memory.
-struct JournalHead: Sendable {
-    var version: Int
-    var model: Model
-    var undoTop: Int?
-    var redoTop: Int?
+package struct JournalHead: Sendable {
+    package var version: Int
+    package var model: Model
+    package var undoTop: Int?
+    package var redoTop: Int?
     /// The estimated memory the head and its journal's order keys take, for `HeadCache`.
-    var bytes: Int
+    package var bytes: Int
+
+    package init(version: Int, model: Model, undoTop: Int?, redoTop: Int?, bytes: Int) {
+        self.version = version
+        self.model = model
+        self.undoTop = undoTop
+        self.redoTop = redoTop
+        self.bytes = bytes
+    }
+
+    /// The head at `row`'s version with `model`, its size estimated from its dreams.
+    package init(_ row: VersionRow, model: Model) {
+        self.init(version: row.version, model: model, undoTop: row.undoTop, redoTop: row.redoTop, bytes: Self.bytes(of: model))
+    }
 
     /// Version 0 of every journal.
-    static let empty = JournalHead(version: 0, model: .empty, undoTop: nil, redoTop: nil, bytes: fixedBytes)
+    package static let empty = JournalHead(version: 0, model: .empty, undoTop: nil, redoTop: nil, bytes: fixedBytes)
 
-    var snapshot: Snapshot { Snapshot(version: version, model: model) }
+    package var snapshot: Snapshot { Snapshot(version: version, model: model) }
 }
 
 /// The order keys of a journal's live dreams, by dream id. Only the writer reads them,
 /// so they stay out of the published head and are changed in place after a commit.
-struct OrderKeys: Sendable {
+package struct OrderKeys: Sendable {
     private var keys: [UUID: String] = [:]
 
-    init(_ records: [DreamRecord]) {
+    package init(_ records: [DreamRecord]) {
         keys = Dictionary(records.map { ($0.dream.id, $0.orderKey) }, uniquingKeysWith: { first, _ in first })
     }
 
-    subscript(id: UUID) -> String? { keys[id] }
+    package subscript(id: UUID) -> String? { keys[id] }
 
     /// The records a change to `model` must write: every dream inserted, updated or moved,
     /// with its old key, or a new one between its neighbours if it was inserted or moved.
-    func records(for model: Model, diff: ModelDiff) -> [DreamRecord] {
+    package func records(for model: Model, diff: ModelDiff) -> [DreamRecord] {
         let placed = Set(diff.inserted.map(\.index) + diff.moved.map(\.toIndex))
         var newKeys: [UUID: String] = [:]
         func key(at index: Int) -> String? {
@@ -52,19 +65,19 @@ struct OrderKeys: Sendable {
     }
 
     /// The ids whose live revision a change must end: deleted, updated and moved dreams.
-    static func ended(by diff: ModelDiff) -> Set<UUID> {
+    package static func ended(by diff: ModelDiff) -> Set<UUID> {
         Set(diff.deleted + diff.updated.map(\.id) + diff.moved.map(\.id))
     }
 
     /// Records that revisions of `ended` stopped and `records` began.
-    mutating func update(ending ended: Set<UUID>, beginning records: [DreamRecord]) {
+    package mutating func update(ending ended: Set<UUID>, beginning records: [DreamRecord]) {
         for id in ended { keys[id] = nil }
         for record in records { keys[record.dream.id] = record.orderKey }
     }
 
     /// `model` after ending the dreams `ended` and bringing back `records` at their keys:
     /// how undo and redo rebuild an earlier model from the rows of one change.
-    func restoring(_ records: [DreamRecord], ending ended: Set<UUID>, in model: Model, favorite: Creature) -> Model {
+    package func restoring(_ records: [DreamRecord], ending ended: Set<UUID>, in model: Model, favorite: Creature) -> Model {
         var dreams = model.dreams
         for id in ended {
             if let index = dreams.index(ofDream: id) { dreams.remove(at: index) }

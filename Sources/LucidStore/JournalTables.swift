@@ -2,33 +2,6 @@ import Foundation
 import LucidModel
 import CSQLite
 
-/// What made a version, as `versions` holds it. A change's actions stay JSON until they
-/// are asked for, so reading rows never decodes while it holds a connection.
-enum StoredKind: Sendable {
-    case change(json: String)
-    case undo(reverts: Int)
-    case redo(reapplies: Int)
-}
-
-/// A row of `versions`.
-struct VersionRow: Sendable {
-    var version: Int
-    var kind: StoredKind
-    var at: Timestamp
-    var favorite: Creature
-    var entryBelow: Int?
-    var undoTop: Int?
-    var redoTop: Int?
-
-    /// The change this version's stack entry stands for: itself, or the change it undid or redid.
-    var change: Int {
-        switch kind {
-        case .change: version
-        case .undo(let target), .redo(let target): target
-        }
-    }
-}
-
 /// The journal SQL, over one connection. Every query is scoped by the user.
 struct JournalTables {
     let connection: Connection
@@ -56,10 +29,15 @@ struct JournalTables {
         ).first
     }
 
-    /// The change behind the stack entry that `version` pushed, and the entry below it.
-    func stackEntry(_ version: Int, of user: UUID) throws(SQLiteError) -> (version: Int, below: Int?) {
-        guard let row = try self.version(version, of: user) else { throw Self.missing(version) }
-        return (row.change, row.entryBelow)
+    /// The change behind the stack entry that `entry` pushed, with the rows it touched.
+    func stackChange(_ entry: Int, of user: UUID) throws(SQLiteError) -> StackChange {
+        guard let row = try self.version(entry, of: user) else { throw Self.missing(entry) }
+        let change = row.change
+        return StackChange(
+            version: change, below: row.entryBelow,
+            before: try revisions(of: user, endedBy: change), after: try revisions(of: user, begunBy: change),
+            favoriteBefore: change == 1 ? .default : try favorite(of: user, at: change - 1),
+            favoriteAfter: try favorite(of: user, at: change))
     }
 
     /// The favorite creature at `version`, which must exist and be above 0.
@@ -119,28 +97,6 @@ struct JournalTables {
         case ("redo", let target?): .redo(reapplies: target)
         default: nil
         }
-    }
-
-    /// The history entry of `row`, decoding a change's actions: done after the connection
-    /// that read the row has been given back.
-    static func entry(_ row: VersionRow) throws(SQLiteError) -> HistoryEntry {
-        let kind: HistoryEntry.Kind
-        switch row.kind {
-        case .change(let json):
-            guard let actions = try? JSONDecoder().decode([Action].self, from: Data(json.utf8)) else {
-                throw SQLiteError(code: SQLITE_CORRUPT, message: "version \(row.version) holds actions Lucid never writes")
-            }
-            kind = .change(actions)
-        case .undo(let reverted): kind = .undo(reverts: reverted)
-        case .redo(let reapplied): kind = .redo(reapplies: reapplied)
-        }
-        return HistoryEntry(version: row.version, kind: kind, at: row.at)
-    }
-
-    /// The JSON a change's actions are stored as. Made before the write lock is taken, so
-    /// the encoding does not hold up other writers.
-    static func encode(_ actions: [Action]) -> String {
-        (try? JSONEncoder().encode(actions)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 
     /// Adds `row`.

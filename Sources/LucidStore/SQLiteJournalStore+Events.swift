@@ -23,20 +23,17 @@ extension SQLiteJournalStore {
             try tables.reading { () throws(SQLiteError) in
                 let records = try tables.dreams(of: user, at: version)
                 var keys = OrderKeys(records)
-                var model = Model(
+                let model = Model(
                     favoriteCreature: version == 0 ? .default : try tables.favorite(of: user, at: version),
                     dreams: DreamList(records.map(\.dream)))
+                var head = JournalHead(version: version, model: model, undoTop: nil, redoTop: nil, bytes: 0)
                 var events: [JournalEvent] = []
                 for row in try tables.versions(of: user, after: version, through: through) {
-                    let ended = try tables.revisions(of: user, endedBy: row.version)
-                    let begun = try tables.revisions(of: user, begunBy: row.version)
-                    let gone = Set((ended + begun).map(\.dream.id))
-                    let next = keys.restoring(begun, ending: gone, in: model, favorite: row.favorite)
-                    keys.update(ending: gone, beginning: begun)
-                    events.append(JournalEvent(
-                        user: user, version: row.version, kind: row.kind.eventKind,
-                        diff: ModelDiff(from: model, to: next), at: row.at))
-                    model = next
+                    let step = head.replaying(
+                        row, ended: try tables.revisions(of: user, endedBy: row.version),
+                        begun: try tables.revisions(of: user, begunBy: row.version), keys: &keys)
+                    events.append(JournalEvent(user: user, version: row.version, kind: row.kind.eventKind, diff: step.diff, at: row.at))
+                    head = step.head
                 }
                 return events
             }

@@ -153,20 +153,6 @@ extension SQLiteJournalStore {
         }
     }
 
-    /// Writes one version's rows; the caller's savepoint makes it all or nothing.
-    static func persist(
-        _ row: VersionRow, ending ended: Set<UUID>, beginning records: [DreamRecord], of user: UUID,
-        in tables: JournalTables
-    ) throws(JournalError) {
-        do throws(SQLiteError) {
-            for id in ended { try tables.end(id, of: user, at: row.version) }
-            for record in records { try tables.begin(record, of: user, at: row.version) }
-            try tables.insert(row, of: user)
-        } catch {
-            throw .storage(error)
-        }
-    }
-
     /// The size of the database in bytes once the write-ahead log is folded into it:
     /// what the benchmark reads to tell how much a version costs.
     public func databaseBytes() throws(JournalError) -> Int {

@@ -83,7 +83,7 @@ public final class SQLiteJournalStore: JournalStore {
         }
         // Decoded after the connection went back to the pool.
         let items: [HistoryEntry]
-        do throws(SQLiteError) { items = try rows.map(JournalTables.entry) } catch { throw .storage(error) }
+        do throws(StoreFailure) { items = try rows.map { (row) throws(StoreFailure) in try row.entry } } catch { throw .storage(error) }
         // Versions run from 1 without gaps, so there are older ones exactly when the last is above 1.
         let last = items.last?.version ?? 1
         return HistoryPage(
@@ -100,103 +100,60 @@ public final class SQLiteJournalStore: JournalStore {
     public func apply(
         _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
-        let json = JournalTables.encode(actions)
+        let json = VersionRow.encode(actions)
         return try write(user, as: .change, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
-            try Self.check(expecting, against: head)
-            let model: Model
-            do throws(BatchError) { model = try head.model.reduced(by: actions) } catch { throw .rejected(error) }
-            let diff = ModelDiff(from: head.model, to: model)
-            guard !diff.isEmpty else {
-                return Commit(version: head.version, model: head.model, diff: diff, created: false)
-            }
-            let version = head.version + 1
-            let records = keys.records(for: model, diff: diff)
-            let ended = OrderKeys.ended(by: diff)
-            let row = VersionRow(
-                version: version, kind: .change(json: json), at: time, favorite: model.favoriteCreature,
-                entryBelow: head.undoTop, undoTop: version, redoTop: nil)
-            try Self.persist(row, ending: ended, beginning: records, of: user, in: tables)
-            keys.update(ending: ended, beginning: records)
-            head = JournalHead(
-                version: version, model: model, undoTop: version, redoTop: nil,
-                bytes: head.bytes + JournalHead.bytes(changedBy: diff, in: head.model))
-            return Commit(version: version, model: model, diff: diff, created: true)
+            try head.check(expecting: expecting)
+            guard let plan = try head.change(by: actions, json: json, keys: keys, at: time) else { return head.unchanged }
+            return try Self.persist(plan, of: user, head: &head, keys: &keys, in: tables)
         }
     }
 
-    /// Reverts the newest change not yet undone by adding a version whose model equals the
-    /// model before that change. The change goes onto the redo stack.
     public func undo(
         of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
-        try write(user, as: .undo, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
-            try Self.check(expecting, against: head)
-            guard let top = head.undoTop else { throw .nothingToUndo }
-            return try Self.step(.undo, from: &head, keys: &keys, entry: top, of: user, at: time, in: tables)
-        }
+        try step(.undo, of: user, at: time, expecting: expecting, keeping: receipt)
     }
 
-    /// Reapplies the newest undone change by adding a version whose model equals the model
-    /// that change made. The change goes back onto the undo stack.
     public func redo(
         of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
-        try write(user, as: .redo, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
-            try Self.check(expecting, against: head)
-            guard let top = head.redoTop else { throw .nothingToRedo }
-            return try Self.step(.redo, from: &head, keys: &keys, entry: top, of: user, at: time, in: tables)
-        }
+        try step(.redo, of: user, at: time, expecting: expecting, keeping: receipt)
     }
 
     // MARK: Internals
 
-    private enum Direction { case undo, redo }
-
-    /// Undo or redo of the change behind the stack entry `entry`. Only the rows that change
-    /// touched are read: the revisions it ended hold the model before it, the ones it began
-    /// the model after it, and every other dream is the same in both.
-    private static func step(
-        _ direction: Direction, from head: inout JournalHead, keys: inout OrderKeys, entry: Int, of user: UUID, at time: Timestamp,
-        in tables: JournalTables
+    private func step(
+        _ direction: StackDirection, of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
-        let version = head.version + 1
-        let (row, records, ended): (VersionRow, [DreamRecord], Set<UUID>)
-        do throws(SQLiteError) {
-            let change = try tables.stackEntry(entry, of: user)
-            let before = try tables.revisions(of: user, endedBy: change.version)
-            let after = try tables.revisions(of: user, begunBy: change.version)
-            ended = Set((before + after).map(\.dream.id))
+        let kind: JournalEvent.Kind = direction == .undo ? .undo : .redo
+        return try write(user, as: kind, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
+            try head.check(expecting: expecting)
+            let entry: Int
             switch direction {
-            case .undo:
-                let favorite = change.version == 1 ? .default : try tables.favorite(of: user, at: change.version - 1)
-                records = before
-                row = VersionRow(
-                    version: version, kind: .undo(reverts: change.version), at: time, favorite: favorite,
-                    entryBelow: head.redoTop, undoTop: change.below, redoTop: version)
-            case .redo:
-                records = after
-                row = VersionRow(
-                    version: version, kind: .redo(reapplies: change.version), at: time,
-                    favorite: try tables.favorite(of: user, at: change.version),
-                    entryBelow: head.undoTop, undoTop: version, redoTop: change.below)
+            case .undo: guard let top = head.undoTop else { throw .nothingToUndo }; entry = top
+            case .redo: guard let top = head.redoTop else { throw .nothingToRedo }; entry = top
             }
+            let change: StackChange
+            do throws(SQLiteError) { change = try tables.stackChange(entry, of: user) } catch { throw .storage(error) }
+            return try Self.persist(head.step(direction, of: change, keys: keys, at: time), of: user, head: &head, keys: &keys, in: tables)
+        }
+    }
+
+    /// Writes `plan`'s rows (the caller's savepoint makes it all or nothing), then moves
+    /// the head and keys on.
+    private static func persist(
+        _ plan: VersionPlan, of user: UUID, head: inout JournalHead, keys: inout OrderKeys, in tables: JournalTables
+    ) throws(JournalError) -> Commit {
+        do throws(SQLiteError) {
+            for id in plan.ended { try tables.end(id, of: user, at: plan.row.version) }
+            for record in plan.records { try tables.begin(record, of: user, at: plan.row.version) }
+            try tables.insert(plan.row, of: user)
         } catch {
             throw .storage(error)
         }
-        let model = keys.restoring(records, ending: ended, in: head.model, favorite: row.favorite)
-        let diff = ModelDiff(from: head.model, to: model)
-        try persist(row, ending: ended, beginning: records, of: user, in: tables)
-        keys.update(ending: ended, beginning: records)
-        head = JournalHead(
-            version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop,
-            bytes: head.bytes + JournalHead.bytes(changedBy: diff, in: head.model))
-        return Commit(version: version, model: model, diff: diff, created: true)
-    }
-
-    static func check(_ expected: Int?, against head: JournalHead) throws(JournalError) {
-        if let expected, expected != head.version {
-            throw .versionMismatch(expected: expected, actual: head.version)
-        }
+        plan.update(&keys)
+        head = plan.head
+        return plan.commit
     }
 
     func read<T: Sendable>(
@@ -219,9 +176,7 @@ public final class SQLiteJournalStore: JournalStore {
             guard version > 0, let row = try tables.version(version, of: user) else { return (.empty, OrderKeys([])) }
             let records = try tables.liveDreams(of: user)
             let model = Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))
-            let bytes = JournalHead.bytes(of: model)
-            return (JournalHead(version: version, model: model, undoTop: row.undoTop, redoTop: row.redoTop, bytes: bytes),
-                    OrderKeys(records))
+            return (JournalHead(row, model: model), OrderKeys(records))
         }
     }
 }

@@ -157,7 +157,7 @@ import Testing
             let actions: [Action] = [.addDream(dream(String(repeating: "~", count: kilobytes * 1000)))]
             let commit = try store.apply(actions, to: user, at: clock.now())
             #expect(commit.version == index + 1)
-            sizes[commit.version] = JournalTables.encode(actions).utf8.count
+            sizes[commit.version] = VersionRow.encode(actions).utf8.count
         }
         var pages: [[Int]] = []
         var before: Int?

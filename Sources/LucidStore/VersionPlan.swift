@@ -1,0 +1,129 @@
+import Foundation
+import LucidModel
+
+/// What one new version of a journal writes and what it leaves, worked out from the head
+/// without touching a database: every store persists a plan its own way.
+package struct VersionPlan: Sendable {
+    /// The version's row.
+    package var row: VersionRow
+    /// The dreams whose live revision the version ends.
+    package var ended: Set<UUID>
+    /// The revisions it begins.
+    package var records: [DreamRecord]
+    /// The journal's head once the version is written.
+    package var head: JournalHead
+    /// What the caller is told.
+    package var commit: Commit
+
+    /// The order keys once the version is written.
+    package func update(_ keys: inout OrderKeys) {
+        keys.update(ending: ended, beginning: records)
+    }
+}
+
+/// The change behind an entry of the undo or redo stack, as the rows of its version hold it.
+package struct StackChange: Sendable {
+    /// The version of the change.
+    package var version: Int
+    /// The stack entry below this one.
+    package var below: Int?
+    /// The revisions the change ended: the dreams it changed or removed, as they were before it.
+    package var before: [DreamRecord]
+    /// The revisions it began: the dreams it changed or added, as they were after it.
+    package var after: [DreamRecord]
+    /// The favorite creature before the change and after it.
+    package var favoriteBefore: Creature
+    package var favoriteAfter: Creature
+
+    package init(
+        version: Int, below: Int?, before: [DreamRecord], after: [DreamRecord], favoriteBefore: Creature, favoriteAfter: Creature
+    ) {
+        self.version = version
+        self.below = below
+        self.before = before
+        self.after = after
+        self.favoriteBefore = favoriteBefore
+        self.favoriteAfter = favoriteAfter
+    }
+}
+
+/// Undo or redo.
+package enum StackDirection: Sendable {
+    case undo, redo
+}
+
+extension JournalHead {
+    /// What a change that adds no version answers.
+    package var unchanged: Commit { Commit(version: version, model: model, diff: ModelDiff(), created: false) }
+
+    /// Refuses a write that expected another version than this one.
+    package func check(expecting expected: Int?) throws(JournalError) {
+        if let expected, expected != version {
+            throw .versionMismatch(expected: expected, actual: version)
+        }
+    }
+
+    /// The version that `actions` (stored as `json`) make at `time`; nil if they leave
+    /// the model equal, when there is no version to add.
+    package func change(
+        by actions: [Action], json: String, keys: OrderKeys, at time: Timestamp
+    ) throws(JournalError) -> VersionPlan? {
+        let model: Model
+        do throws(BatchError) { model = try self.model.reduced(by: actions) } catch { throw .rejected(error) }
+        let diff = ModelDiff(from: self.model, to: model)
+        guard !diff.isEmpty else { return nil }
+        let next = version + 1
+        let row = VersionRow(
+            version: next, kind: .change(json: json), at: time, favorite: model.favoriteCreature,
+            entryBelow: undoTop, undoTop: next, redoTop: nil)
+        return plan(row, model: model, diff: diff, ending: OrderKeys.ended(by: diff), beginning: keys.records(for: model, diff: diff))
+    }
+
+    /// The version that undoes or redoes `change` at `time`. Only the rows that change
+    /// touched are needed: the revisions it ended hold the model before it, the ones it
+    /// began the model after it, and every other dream is the same in both.
+    package func step(_ direction: StackDirection, of change: StackChange, keys: OrderKeys, at time: Timestamp) -> VersionPlan {
+        let next = version + 1
+        let ended = Set((change.before + change.after).map(\.dream.id))
+        let (row, records): (VersionRow, [DreamRecord])
+        switch direction {
+        case .undo:
+            records = change.before
+            row = VersionRow(
+                version: next, kind: .undo(reverts: change.version), at: time, favorite: change.favoriteBefore,
+                entryBelow: redoTop, undoTop: change.below, redoTop: next)
+        case .redo:
+            records = change.after
+            row = VersionRow(
+                version: next, kind: .redo(reapplies: change.version), at: time, favorite: change.favoriteAfter,
+                entryBelow: undoTop, undoTop: next, redoTop: change.below)
+        }
+        let model = keys.restoring(records, ending: ended, in: self.model, favorite: row.favorite)
+        return plan(row, model: model, diff: ModelDiff(from: self.model, to: model), ending: ended, beginning: records)
+    }
+
+    private func plan(_ row: VersionRow, model: Model, diff: ModelDiff, ending ended: Set<UUID>, beginning records: [DreamRecord]) -> VersionPlan {
+        let head = JournalHead(
+            version: row.version, model: model, undoTop: row.undoTop, redoTop: row.redoTop,
+            bytes: bytes + JournalHead.bytes(changedBy: diff, in: self.model))
+        return VersionPlan(
+            row: row, ended: ended, records: records, head: head,
+            commit: Commit(version: row.version, model: model, diff: diff, created: true))
+    }
+
+    /// The head after the version `row`, which ended the revisions `ended` and began
+    /// `begun`, read back from the database: how a store catches up with versions written
+    /// elsewhere, and how missed versions become events. `keys` follow.
+    package func replaying(
+        _ row: VersionRow, ended: [DreamRecord], begun: [DreamRecord], keys: inout OrderKeys
+    ) -> (head: JournalHead, diff: ModelDiff) {
+        let gone = Set((ended + begun).map(\.dream.id))
+        let model = keys.restoring(begun, ending: gone, in: self.model, favorite: row.favorite)
+        keys.update(ending: gone, beginning: begun)
+        let diff = ModelDiff(from: self.model, to: model)
+        let head = JournalHead(
+            version: row.version, model: model, undoTop: row.undoTop, redoTop: row.redoTop,
+            bytes: bytes + JournalHead.bytes(changedBy: diff, in: self.model))
+        return (head, diff)
+    }
+}

@@ -91,7 +91,7 @@ let package = Package(
         ),
 
         // The executable: command line, configuration, wiring, signals.
-        .executableTarget(name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidModel"]),
+        .executableTarget(name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel"]),
 
         .executableTarget(
             name: "lucid-bench-store",
@@ -108,9 +108,11 @@ let package = Package(
         // Seeded random journals for the property tests and the benchmark, and real threads for tests.
         .target(name: "LucidTestSupport", dependencies: ["LucidModel"], path: "Tests/LucidTestSupport"),
         .testTarget(name: "LucidModelTests", dependencies: ["LucidModel", "LucidTestSupport"]),
+        // A private PostgreSQL server for the test run: its own folder, a Unix socket, no port.
+        .target(name: "LucidPostgresTesting", dependencies: ["LucidPostgres"], path: "Tests/LucidPostgresTesting"),
         .testTarget(
             name: "LucidStoreTests",
-            dependencies: ["LucidModel", "LucidStore", "LucidTestSupport"],
+            dependencies: ["LucidModel", "LucidStore", "LucidPostgres", "LucidPostgresTesting", "LucidTestSupport"],
             exclude: ["schema.golden.sql"]
         ),
         // A blocking HTTP/1.1 client over a socket, for the tests that talk to a real server.
@@ -119,11 +121,12 @@ let package = Package(
         .testTarget(
             name: "LucidAPITests",
             dependencies: [
-                "LucidAPI", "LucidHTTP", "LucidStore", "LucidModel", "LucidCrypto", "LucidHTTPTesting", "LucidTestSupport",
+                "LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel", "LucidCrypto", "LucidHTTPTesting",
+                "LucidPostgresTesting", "LucidTestSupport",
             ]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
-        .testTarget(name: "LucidPostgresTests", dependencies: ["LucidPostgres", "LucidStore", "LucidTestSupport"]),
+        .testTarget(name: "LucidPostgresTests", dependencies: ["LucidPostgres", "LucidPostgresTesting", "LucidStore", "LucidTestSupport"]),
         .testTarget(name: "LucidLayoutTests", dependencies: ["LucidLayout", "LucidModel"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

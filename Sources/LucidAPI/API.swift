@@ -137,7 +137,8 @@ public final class API: Sendable {
         self.configuration = configuration
         self.environment = environment
         self.hasher = PasswordHasher(cost: configuration.passwordCost)
-        self.sessions = SessionCache(capacity: configuration.sessionCacheCapacity)
+        // A session another process can end must be read from the database every time.
+        self.sessions = SessionCache(capacity: accounts.isShared ? 0 : configuration.sessionCacheCapacity)
         self.sessionSweeper = Sweeper(
             "expired sessions", every: configuration.sessionSweepSeconds, cutoff: environment.now,
             delete: { try accounts.deleteExpiredSessions(at: $0, limit: $1) }, log: log)
@@ -151,7 +152,7 @@ public final class API: Sendable {
             delete: { try journals.deleteExpiredShares(at: $0, limit: $1) }, log: log)
         let feed = ChangeFeed(now: environment.now)
         self.feed = feed
-        journals.observe { [weak feed] events in feed?.publish(events) }
+        journals.observe(feed)
         self.throttle = Mutex(LoginThrottle())
         self.dummyHash = hasher.decoy()
         self.router = Self.routes

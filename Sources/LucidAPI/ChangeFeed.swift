@@ -44,9 +44,9 @@ final class RenderedEvent: Sendable {
 /// so the writer that committed it never waits on them; and once a second lets each listener
 /// keep its connection alive or end it.
 ///
-/// The store calls ``publish(_:)`` in commit order while it holds its writer lock; the feed
+/// The store calls ``hear(_:)`` in commit order while it holds its writer lock; the feed
 /// only queues the events there. Listeners of one journal hear its versions in order.
-final class ChangeFeed: Sendable {
+final class ChangeFeed: JournalObserver {
     private struct State {
         var queue: [JournalEvent] = []
         var listeners: [UUID: [ObjectIdentifier: any FeedListener]] = [:]
@@ -70,8 +70,16 @@ final class ChangeFeed: Sendable {
         thread.start()
     }
 
+    func listens(to user: UUID) -> Bool {
+        state.withLock { $0.listeners[user] != nil }
+    }
+
+    var listenedJournals: [UUID] {
+        state.withLock { Array($0.listeners.keys) }
+    }
+
     /// Queues committed versions for their listeners; never waits.
-    func publish(_ events: [JournalEvent]) {
+    func hear(_ events: [JournalEvent]) {
         state.withLock { $0.queue += events }
         wake.lock()
         wake.signal()

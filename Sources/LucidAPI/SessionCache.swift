@@ -37,10 +37,14 @@ final class SessionCache: Sendable {
     }
 
     private let state: Mutex<State>
+    /// False where another process may revoke a session: then nothing is cached.
+    private let enabled: Bool
 
-    /// An empty cache holding at most `capacity` sessions.
+    /// An empty cache holding at most `capacity` sessions; with a capacity of 0 it holds
+    /// none, and every lookup reads the database.
     init(capacity: Int) {
-        state = Mutex(State(entries: LRUCache(capacity: capacity)))
+        state = Mutex(State(entries: LRUCache(capacity: max(1, capacity))))
+        enabled = capacity > 0
     }
 
     func lookup(_ tokenHash: String) -> Lookup {
@@ -53,7 +57,7 @@ final class SessionCache: Sendable {
     /// revoked since: the read may have come before that revocation's delete.
     func remember(_ entry: Entry, for tokenHash: String, after ticket: Ticket) {
         state.withLock { state in
-            guard state.revocations == ticket.revocations else { return }
+            guard enabled, state.revocations == ticket.revocations else { return }
             state.entries.insert(entry, for: tokenHash)
         }
     }

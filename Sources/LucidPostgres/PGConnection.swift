@@ -1,4 +1,5 @@
 import CPostgres
+import LucidStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,26 @@ public struct PGError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     public var sqlState: String?
 
-    public var description: String { sqlState.map { "\(message) (SQLSTATE \($0))" } ?? message }
+    public init(message: String, sqlState: String? = nil) {
+        self.message = message
+        self.sqlState = sqlState
+    }
+
+    public var description: String { sqlState.map { "PostgreSQL \($0): \(message)" } ?? "PostgreSQL: \(message)" }
+
+    /// This failure as every store reports failures: what the same request may survive
+    /// (a lost connection, a serialization failure, a server shutting down) is `.busy`.
+    public var failure: StoreFailure {
+        let kind: StoreFailure.Kind = switch sqlState {
+        case nil: .busy  // no answer from the server: the connection is gone
+        case let state? where state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("40") || state == "53300": .busy
+        case let state? where state.hasPrefix("53"): .full
+        case "25006"?: .readOnly
+        case let state? where state.hasPrefix("23"): .constraint
+        default: .other
+        }
+        return StoreFailure(kind, description)
+    }
 }
 
 /// The rows of a query, every value as text (libpq's text format) or nil for NULL.
@@ -19,10 +39,15 @@ public struct PGRows: Sendable {
     public var affected: Int
 }
 
-/// One connection to PostgreSQL through libpq. Not shared between threads: a pool hands
+/// One connection to PostgreSQL through libpq. Used by one thread at a time: a pool hands
 /// each out to one caller at a time. Every libpq pointer lives and dies inside this type.
-public final class PGConnection {
+///
+/// Every statement with parameters is prepared once per connection, named by the order in
+/// which it was first seen, and executed by name from then on.
+public final class PGConnection: @unchecked Sendable {
     private let handle: OpaquePointer
+    /// The names of the statements prepared on this connection, by their SQL.
+    private var prepared: [String: String] = [:]
 
     /// Connects to `url` (`postgresql://user@host:port/database`, or with `?host=/socket/dir`).
     public init(url: String) throws(PGError) {
@@ -33,16 +58,35 @@ public final class PGConnection {
             throw PGError(message: message)
         }
         handle = connection
+        // Notices (such as "already exists, skipping") are not for the server's log.
+        try execute("SET client_min_messages TO warning")
     }
 
     deinit { PQfinish(handle) }
 
-    /// Runs `sql` with `parameters` ($1, $2, … as text; nil is NULL) and answers its rows.
+    /// Runs `sql` with `parameters` ($1, $2, … as text; nil is NULL) and answers its rows,
+    /// through a statement prepared on first use.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws(PGError) -> PGRows {
+        let name = try statement(sql)
         let result = Self.withCStrings(parameters) { values in
-            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
         }
+        return try rows(of: result)
+    }
+
+    /// The name of the prepared statement for `sql`, preparing it if this connection has not.
+    private func statement(_ sql: String) throws(PGError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "s\(prepared.count)"
+        try rows(of: PQprepare(handle, name, sql, 0, nil))
+        prepared[sql] = name
+        return name
+    }
+
+    /// The rows of `result`, which this call frees, or its error.
+    @discardableResult
+    private func rows(of result: OpaquePointer?) throws(PGError) -> PGRows {
         guard let result else { throw PGError(message: Self.text(PQerrorMessage(handle))) }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
@@ -57,6 +101,12 @@ public final class PGConnection {
         default:
             throw Self.error(of: result)
         }
+    }
+
+    /// Whether the connection is still good to use: open, and not inside a transaction
+    /// (a pool takes back only such connections).
+    public var isIdle: Bool {
+        PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
     }
 
     /// Runs `sql`, which may hold several statements and no parameters (a migration), as
@@ -76,10 +126,10 @@ public final class PGConnection {
         return PGError(message: text(PQresultErrorMessage(result)), sqlState: state)
     }
 
-    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    /// Runs `body` in a transaction (`begin` starts it): committed if it returns, rolled back if it throws.
     @discardableResult
-    public func transaction<T>(_ body: () throws(PGError) -> T) throws(PGError) -> T {
-        try execute("BEGIN")
+    public func transaction<T>(_ begin: String = "BEGIN", _ body: () throws(PGError) -> T) throws(PGError) -> T {
+        try execute(begin)
         do {
             let value = try body()
             try execute("COMMIT")
@@ -88,6 +138,23 @@ public final class PGConnection {
             _ = try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    // MARK: Notifications
+
+    /// The connection's socket, to wait on for notifications.
+    public var socket: Int32 { PQsocket(handle) }
+
+    /// The notifications that have arrived, as (channel, payload), without waiting. Throws
+    /// if the connection is lost.
+    public func notifications() throws(PGError) -> [(channel: String, payload: String)] {
+        guard PQconsumeInput(handle) == 1 else { throw PGError(message: Self.text(PQerrorMessage(handle))) }
+        var received: [(channel: String, payload: String)] = []
+        while let notification = PQnotifies(handle) {
+            received.append((Self.text(notification.pointee.relname), Self.text(notification.pointee.extra)))
+            PQfreemem(notification)
+        }
+        return received
     }
 
     /// `text` trimmed of the new line libpq ends its messages with.

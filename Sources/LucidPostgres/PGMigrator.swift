@@ -34,4 +34,12 @@ public enum PGMigrator {
         }
         return applied
     }
+
+    /// A migration the database records that this build does not know, if any: a newer
+    /// build migrated it, and this one must not write to it.
+    public static func unknown(_ connection: PGConnection) throws(PGError) -> String? {
+        let known = Set(Migration.postgres.map(\.name))
+        return try connection.execute("SELECT name FROM schema_migrations ORDER BY name").rows
+            .compactMap { $0[0] }.first { !known.contains($0) }
+    }
 }

@@ -12,6 +12,8 @@ public enum StoreOpeningError: Error, Hashable, Sendable {
     case inUse(String)
     /// The lock file beside the database could not be opened or locked, and why.
     case lockFile(String, String)
+    /// The database server could not be reached or refused what was asked of it, in its words.
+    case server(String)
 }
 
 extension Connection {

@@ -29,7 +29,7 @@ struct DeviceTables {
     /// is a device the user has no state for yet and they have `limit` devices already.
     /// The caller's transaction makes the count and the insert one step.
     func save(_ state: DeviceState, of device: UUID, for user: UUID, at now: Timestamp, limit: Int) throws(SQLiteError) -> Bool {
-        let json = Self.json(state)
+        let json = state.storedJSON
         let time = SQLValue.integer(now.millisecondsSince1970)
         try connection.statement("""
             UPDATE device_states SET state = ?, updated_at = ?, last_seen_at = ? WHERE user_id = ? AND device_id = ?
@@ -73,18 +73,27 @@ struct DeviceTables {
         return connection.changes > 0
     }
 
-    /// The stored form of `state`. Encoding an enum of UUIDs and strings cannot fail.
-    static func json(_ state: DeviceState) -> String {
-        String(decoding: (try? JSONEncoder().encode(state)) ?? Data(#"{"mode":"viewing"}"#.utf8), as: UTF8.self)
-    }
-
     /// A row as a record; nil for one this build cannot read (none is written that way).
     private static func record(_ row: Row) -> DeviceRecord? {
         guard let id = UUID(uuidString: row.text(0)),
-              let state = try? JSONDecoder().decode(DeviceState.self, from: Data(row.text(1).utf8))
+              let state = DeviceState(storedJSON: row.text(1))
         else { return nil }
         return DeviceRecord(
             deviceID: id, state: state, updatedAt: Timestamp(millisecondsSince1970: row.integer(2)),
             lastSeenAt: Timestamp(millisecondsSince1970: row.integer(3)))
+    }
+}
+
+extension DeviceState {
+    /// The stored form: the JSON of its `Codable` form. Encoding an enum of UUIDs and
+    /// strings cannot fail.
+    package var storedJSON: String {
+        String(decoding: (try? JSONEncoder().encode(self)) ?? Data(#"{"mode":"viewing"}"#.utf8), as: UTF8.self)
+    }
+
+    /// The state stored as `json`; nil for what no store writes.
+    package init?(storedJSON json: String) {
+        guard let state = try? JSONDecoder().decode(DeviceState.self, from: Data(json.utf8)) else { return nil }
+        self = state
     }
 }

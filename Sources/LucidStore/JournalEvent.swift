@@ -26,7 +26,7 @@ public struct JournalEvent: Hashable, Sendable {
 }
 
 extension StoredKind {
-    var eventKind: JournalEvent.Kind {
+    package var eventKind: JournalEvent.Kind {
         switch self {
         case .change: .change
         case .undo: .undo

@@ -47,4 +47,11 @@ public struct HistoryPage: Hashable, Sendable {
     public var items: [HistoryEntry]
     /// Pass as `before` for the next page; `nil` on the last page.
     public var nextBefore: Int?
+
+    public init(canUndo: Bool, canRedo: Bool, items: [HistoryEntry], nextBefore: Int?) {
+        self.canUndo = canUndo
+        self.canRedo = canRedo
+        self.items = items
+        self.nextBefore = nextBefore
+    }
 }

@@ -28,6 +28,24 @@ public struct KeptAnswer: Hashable, Sendable {
     }
 }
 
+extension KeptAnswer {
+    /// The headers one per line, as stores keep them; our own answers never put a line
+    /// break in a header.
+    package var headerLines: String {
+        headers.map { "\($0.name): \($0.value)\n" }.joined()
+    }
+
+    /// An answer whose headers were kept as `headerLines`.
+    package init(status: Int, headerLines: String, body: [UInt8]) {
+        let headers = headerLines.split(separator: "\n").compactMap { line -> Header? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let value = line[line.index(after: colon)...].drop { $0 == " " }
+            return Header(name: String(line[..<colon]), value: String(value))
+        }
+        self.init(status: status, headers: headers, body: body)
+    }
+}
+
 /// A request sent with an idempotency key: the key (scoped to the request's user), the
 /// fingerprint of what the request asked, and when it ran.
 public struct KeyedRequest: Hashable, Sendable {
@@ -52,6 +70,12 @@ public struct KeptOutcome: Hashable, Sendable {
     public var answer: KeptAnswer
     /// When the first request ran.
     public var at: Timestamp
+
+    public init(fingerprint: [UInt8], answer: KeptAnswer, at: Timestamp) {
+        self.fingerprint = fingerprint
+        self.answer = answer
+        self.at = at
+    }
 }
 
 /// What a keyed request keeps of its answer in the transaction of the version it makes:
@@ -69,15 +93,20 @@ public final class Receipt {
         self.render = render
     }
 
+    /// The answer to keep for `commit`: rendered inside the write's transaction.
+    package func answer(to commit: Commit) -> KeptAnswer {
+        render(commit)
+    }
+
     /// Renders the answer and keeps it in the write's transaction.
     func keep(_ commit: Commit, of user: UUID, in tables: KeyTables) throws(SQLiteError) -> KeptAnswer {
-        let answer = render(commit)
+        let answer = answer(to: commit)
         try tables.keep(answer, for: request, of: user)
         return answer
     }
 
     /// Records the answer once the write that kept it is on disk.
-    func settle(_ answer: KeptAnswer?) {
+    package func settle(_ answer: KeptAnswer?) {
         kept = answer
     }
 }

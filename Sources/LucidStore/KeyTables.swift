@@ -14,7 +14,7 @@ struct KeyTables {
             .query(.text(user.uuidString), .text(key), .integer(notBefore.millisecondsSince1970)) { row in
                 KeptOutcome(
                     fingerprint: row.blob(0),
-                    answer: KeptAnswer(status: row.int(2), headers: Self.headers(row.text(3)), body: row.blob(4)),
+                    answer: KeptAnswer(status: row.int(2), headerLines: row.text(3), body: row.blob(4)),
                     at: Timestamp(millisecondsSince1970: row.integer(1)))
             }.first
     }
@@ -30,7 +30,7 @@ struct KeyTables {
             """)
             .run(.text(user.uuidString), .text(request.key), .blob(request.fingerprint),
                  .integer(request.at.millisecondsSince1970), .integer(answer.status),
-                 .text(Self.lines(answer.headers)), .blob(answer.body))
+                 .text(answer.headerLines), .blob(answer.body))
     }
 
     /// The session a keyed registration or sign-in opened under `key`, if the key was used at
@@ -72,18 +72,5 @@ struct KeyTables {
             """)
             .run(.integer(cutoff.millisecondsSince1970), .integer(limit))
         return connection.changes
-    }
-
-    /// Headers one per line; our own answers never put a line break in a header.
-    private static func lines(_ headers: [KeptAnswer.Header]) -> String {
-        headers.map { "\($0.name): \($0.value)\n" }.joined()
-    }
-
-    private static func headers(_ lines: String) -> [KeptAnswer.Header] {
-        lines.split(separator: "\n").compactMap { line in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            let value = line[line.index(after: colon)...].drop { $0 == " " }
-            return KeptAnswer.Header(name: String(line[..<colon]), value: String(value))
-        }
     }
 }

@@ -2,11 +2,10 @@ import Foundation
 import LucidModel
 
 extension SQLiteJournalStore {
-    /// Calls `observer` with every version this store commits, in the order they were
+    /// Tells `observer` of every version this store commits, in the order they were
     /// committed, once they are on disk and before the writers that made them return. It
-    /// runs while the store holds its writer lock, so it must only hand the events on
-    /// (to a queue), never wait or write.
-    public func observe(_ observer: @escaping @Sendable ([JournalEvent]) -> Void) {
+    /// hears them while the store holds its writer lock.
+    public func observe(_ observer: any JournalObserver) {
         observers.withLock { $0.append(observer) }
     }
 

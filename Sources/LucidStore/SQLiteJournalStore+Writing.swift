@@ -145,7 +145,7 @@ extension SQLiteJournalStore {
                         for (user, head) in published { cache.insert(head, of: user) }
                         return cache.evict { _ in false }
                     }
-                    if !events.isEmpty { for observer in observers.withLock({ $0 }) { observer(events) } }
+                    if !events.isEmpty { for observer in observers.withLock({ $0 }) { observer.hear(events) } }
                     return evicted
                 }
             }

@@ -19,7 +19,7 @@ public final class SQLiteJournalStore: JournalStore {
     /// Counts of commits by bucket of journals, to check heads read without the writer lock.
     let commitCounts = CommitCounts()
     /// Who hears of every new version (see ``observe(_:)``).
-    let observers = Mutex<[@Sendable ([JournalEvent]) -> Void]>([])
+    let observers = Mutex<[any JournalObserver]>([])
 
     /// Opens the database at `path` (creating it and its folder if needed) and applies
     /// any migrations it lacks. The heads of recently used journals stay in memory up to

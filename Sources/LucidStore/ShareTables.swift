@@ -18,6 +18,18 @@ public struct Share: Hashable, Sendable {
     }
 }
 
+extension Share {
+    /// The frozen dreams as stores keep them: a JSON array.
+    package var storedDreams: String {
+        String(decoding: (try? JSONEncoder().encode(dreams)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// The dreams kept as `json`; nil for what no store writes.
+    package static func dreams(stored json: String) -> [Dream]? {
+        try? JSONDecoder().decode([Dream].self, from: Data(json.utf8))
+    }
+}
+
 /// The SQL of share links, over one connection: a frozen copy of the dreams, found by the
 /// hash of the link's token. Every query but the token's lookup is scoped by the user.
 struct ShareTables {
@@ -27,7 +39,7 @@ struct ShareTables {
     /// with nothing written, if the user has `limit` shares already. The caller's transaction
     /// makes the count and the insert one step.
     func save(_ share: Share, tokenHash: String, of user: UUID, limit: Int) throws(SQLiteError) -> Bool {
-        let dreams = String(decoding: (try? JSONEncoder().encode(share.dreams)) ?? Data("[]".utf8), as: UTF8.self)
+        let dreams = share.storedDreams
         let count = try connection.statement("SELECT count(*) FROM shares WHERE user_id = ?")
             .query(.text(user.uuidString)) { $0.integer(0) }.first ?? 0
         guard count < limit else { return false }
@@ -68,7 +80,7 @@ struct ShareTables {
 
     private static func share(_ row: Row) -> Share? {
         guard let id = UUID(uuidString: row.text(0)),
-              let dreams = try? JSONDecoder().decode([Dream].self, from: Data(row.text(2).utf8))
+              let dreams = Share.dreams(stored: row.text(2))
         else { return nil }
         return Share(
             id: id, version: Int(row.integer(1)), dreams: dreams, createdAt: Timestamp(millisecondsSince1970: row.integer(3)),

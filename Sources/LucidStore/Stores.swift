@@ -39,10 +39,10 @@ public protocol JournalStore: AnyObject, Sendable {
     /// them: what a device that has seen `version` missed.
     func events(of user: UUID, after version: Int, limit: Int) throws(JournalError) -> [JournalEvent]
 
-    /// Calls `observer` with new versions, each journal's in order, once they are durable:
+    /// Tells `observer` of new versions, each journal's in order, once they are durable:
     /// the ones this process commits, and, where several processes share the database,
-    /// the ones the others commit. It must only hand the events on, never wait or write.
-    func observe(_ observer: @escaping @Sendable ([JournalEvent]) -> Void)
+    /// the ones the others commit, of the journals it listens to.
+    func observe(_ observer: any JournalObserver)
 
     // MARK: Kept answers
 
@@ -87,6 +87,18 @@ public protocol JournalStore: AnyObject, Sendable {
 
     /// Deletes up to `limit` shares that expired before `now`; answers how many.
     func deleteExpiredShares(at now: Timestamp, limit: Int) throws(JournalError) -> Int
+}
+
+/// Who hears of new versions: the change feed of long polls and event streams.
+public protocol JournalObserver: AnyObject, Sendable {
+    /// New versions, in order for each journal. Called while the store holds a lock, so it
+    /// must only hand them on (to a queue), never wait or write.
+    func hear(_ events: [JournalEvent])
+    /// Whether anyone here listens to `user`'s journal: versions committed by other
+    /// processes are read from the database only for those.
+    func listens(to user: UUID) -> Bool
+    /// Every journal someone here listens to.
+    var listenedJournals: [UUID] { get }
 }
 
 extension JournalStore {

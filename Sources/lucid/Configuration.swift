@@ -6,7 +6,10 @@ import LucidStore
 struct Configuration: Equatable {
     var host = "127.0.0.1"
     var port: UInt16 = 8080
+    /// A SQLite file, or a `postgresql://` URL.
     var database = "data/lucid.sqlite"
+    /// Connections to PostgreSQL at most; `nil`: one per request thread.
+    var databaseConnections: Int?
     /// Four request threads per core: a thread waits while its write syncs to disk, and the
     /// writes that queue meanwhile share the next sync, so more threads than cores keep the
     /// disk busy without adding CPU work.
@@ -38,6 +41,7 @@ struct Configuration: Equatable {
         ("--host", "LUCID_HOST", { $0.host = $1; return !$1.isEmpty }),
         ("--port", "LUCID_PORT", { config, text in UInt16(text).map { config.port = $0 } != nil }),
         ("--database", "LUCID_DATABASE", { $0.database = $1; return !$1.isEmpty }),
+        ("--database-connections", "LUCID_DATABASE_CONNECTIONS", integer(\.databaseConnections, in: 1...1_000)),
         ("--threads", "LUCID_THREADS", integer(\.threads, in: 1...256)),
         ("--max-body-bytes", "LUCID_MAX_BODY_BYTES", integer(\.maxBodyBytes, in: 1024...(64 << 20))),
         ("--registration", "LUCID_REGISTRATION", { config, text in
@@ -112,7 +116,11 @@ struct Configuration: Equatable {
         Options of serve (each also set by the environment variable beside it):
           --host ADDRESS          address to listen on (LUCID_HOST; default 127.0.0.1)
           --port PORT             port, 0 for any free one (LUCID_PORT; default 8080)
-          --database PATH         SQLite file, created with its folder (LUCID_DATABASE; default data/lucid.sqlite)
+          --database PATH|URL     SQLite file, created with its folder, or a postgresql:// URL
+                                  (LUCID_DATABASE; default data/lucid.sqlite)
+          --database-connections N
+                                  connections to PostgreSQL at most (LUCID_DATABASE_CONNECTIONS;
+                                  default: one per thread)
           --threads N             threads that answer requests (LUCID_THREADS; default: 4 per core)
           --max-body-bytes N      largest request body (LUCID_MAX_BODY_BYTES; default 1048576)
           --registration MODE     open or closed (LUCID_REGISTRATION; default open)

@@ -13,8 +13,8 @@ enum Service {
         let log = Log()
         let server: Server
         do throws(StoreOpeningError) {
-            let journals = try SQLiteJournalStore(path: configuration.database, headCacheBytes: configuration.headCacheBytes)
-            let accounts = try SQLiteAccountStore(path: configuration.database)
+            let (journals, accounts) = try Database(configuration.database).open(
+                connections: configuration.databaseConnections ?? configuration.threads, headCacheBytes: configuration.headCacheBytes)
             let api = API(
                 journals: journals, accounts: accounts,
                 configuration: APIConfiguration(
@@ -31,7 +31,7 @@ enum Service {
                 idleTimeoutSeconds: configuration.idleTimeout, headerTimeoutSeconds: configuration.headerTimeout,
                 bodyTimeoutSeconds: configuration.bodyTimeout))
         } catch {
-            log.write(LogText.escaped(explain(error, database: configuration.database)))
+            log.write(LogText.escaped(explain(error, database: Database(configuration.database).redacted)))
             log.flush()
             return 1
         }
@@ -70,6 +70,8 @@ enum Service {
             "cannot open the database at \(path): it is in use by another process (another lucid serve?)"
         case .lockFile(let path, let reason):
             "cannot lock the database at \(database) through \(path): \(reason)"
+        case .server(let reason):
+            "cannot use the database at \(database): \(reason)"
         }
     }
 

@@ -133,8 +133,8 @@ import Testing
         #expect(!feed.add(Self.stream(Sink()), limit: 1))
         #expect(feed.count(of: Self.user) == 1)
 
-        feed.publish([Self.event(1), Self.event(1, user: otherUser), Self.event(2)])
-        feed.publish([Self.event(3, .undo)])
+        feed.hear([Self.event(1), Self.event(1, user: otherUser), Self.event(2)])
+        feed.hear([Self.event(3, .undo)])
         let deadline = ContinuousClock.now + .seconds(10)
         while mine.versions.count < 3 && ContinuousClock.now < deadline { usleep(1000) }
         #expect(mine.versions == [1, 2, 3])

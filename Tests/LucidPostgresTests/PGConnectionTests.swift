@@ -1,5 +1,6 @@
 import Foundation
 import LucidPostgres
+import LucidPostgresTesting
 import LucidStore
 import Synchronization
 import Testing

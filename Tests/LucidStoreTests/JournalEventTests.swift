@@ -12,8 +12,8 @@ import Testing
     func observersHearEveryVersionInOrderAndCatchingUpReadsTheSameEvents(seed: UInt64) throws {
         let database = try TemporaryDatabase()
         let store = try database.open()
-        let heard = Mutex<[JournalEvent]>([])
-        store.observe { events in heard.withLock { $0 += events } }
+        let heard = HeardEvents()
+        store.observe(heard)
         let user = UUID(), other = UUID()
         var random = RandomJournal(seed: seed)
         var models: [Int: Model] = [0: .empty]
@@ -36,14 +36,14 @@ import Testing
             if commit.created { models[commit.version] = commit.model }
         }
 
-        let events = heard.withLock { $0 }.filter { $0.user == user }
+        let events = heard.all.filter { $0.user == user }
         let head = try store.head(of: user).version
         #expect(events.map(\.version) == Array(1...head))
         for event in events {
             #expect(event.diff.applied(to: models[event.version - 1]!) == models[event.version], "seed \(seed) v\(event.version)")
         }
         #expect(events.filter { $0.kind == .undo }.count > 0)
-        #expect(heard.withLock { $0 }.filter { $0.user == other }.map(\.version) == Array(1...40))
+        #expect(heard.all.filter { $0.user == other }.map(\.version) == Array(1...40))
 
         // From disk, from any version, in pages: the same events.
         for start in [0, head / 3, head - 1, head] {
@@ -61,14 +61,25 @@ import Testing
     @Test func aFailedGroupIsNeverHeard() throws {
         let database = try TemporaryDatabase()
         let store = try database.open()
-        let heard = Mutex<[JournalEvent]>([])
-        store.observe { events in heard.withLock { $0 += events } }
+        let heard = HeardEvents()
+        store.observe(heard)
         let user = UUID()
         var random = RandomJournal(seed: 1)
         _ = try store.apply([.addDream(random.dream())], to: user, at: random.tick())
         let sabotage = try database.connection()
         try sabotage.execute("CREATE TRIGGER sabotage BEFORE INSERT ON versions BEGIN SELECT RAISE(ABORT, 'no'); END;")
         #expect(throws: JournalError.self) { try store.apply([.addDream(random.dream())], to: user, at: random.tick()) }
-        #expect(heard.withLock { $0 }.map(\.version) == [1])
+        #expect(heard.all.map(\.version) == [1])
     }
+}
+
+/// An observer that keeps every event it hears, and listens to every journal.
+final class HeardEvents: JournalObserver {
+    private let events = Mutex<[JournalEvent]>([])
+
+    var all: [JournalEvent] { events.withLock { $0 } }
+
+    func hear(_ events: [JournalEvent]) { self.events.withLock { $0 += events } }
+    func listens(to user: UUID) -> Bool { true }
+    var listenedJournals: [UUID] { Array(Set(all.map(\.user))) }
 }

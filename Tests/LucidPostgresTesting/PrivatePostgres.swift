@@ -6,11 +6,11 @@ import LucidPostgres
 /// the tests run as root (PostgreSQL refuses to run as root). Started once per test process,
 /// stopped (and its folder removed) when the process exits. Each test makes a database of its
 /// own on it.
-final class PrivatePostgres: Sendable {
+public final class PrivatePostgres: Sendable {
     /// The server of this test process, started on first use.
-    static let shared = Result { try PrivatePostgres() }
+    public static let shared = Result { try PrivatePostgres() }
 
-    let folder: String
+    public let folder: String
     private let binaries: String
     private let runAs: [String]
 
@@ -34,19 +34,19 @@ final class PrivatePostgres: Sendable {
     }
 
     /// A URL for `database` on this server.
-    func url(_ database: String = "postgres") -> String {
+    public func url(_ database: String = "postgres") -> String {
         "postgresql://lucid@/\(database)?host=\(folder)"
     }
 
     /// A new, empty database; answers its URL.
-    func makeDatabase() throws -> String {
+    public func makeDatabase() throws -> String {
         let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try PGConnection(url: url()).execute("CREATE DATABASE \(name)")
         return url(name)
     }
 
     /// Stops the server and removes its folder.
-    func stop() {
+    public func stop() {
         try? Self.run(runAs + ["\(binaries)/pg_ctl", "-D", "\(folder)/data", "-m", "fast", "-w", "stop"], log: "/dev/null")
         try? FileManager.default.removeItem(atPath: folder)
     }

@@ -1,0 +1,184 @@
+import Foundation
+import LucidModel
+import LucidStore
+
+/// The journal SQL for PostgreSQL, over one connection. Every query is scoped by the user.
+/// Values go in and come out as text; a row holding what Lucid never writes is an error.
+struct PGJournalRows {
+    let connection: PGConnection
+
+    /// The `until_version` of a revision that is live now.
+    static let live = "9223372036854775807"
+
+    /// The journal's head row: its version and the tops of its stacks (version 0 if it has
+    /// none yet). With `locking`, the row is locked until the transaction ends, and made
+    /// first if the journal has none, so that every writer of the journal takes turns on it.
+    func head(of user: UUID, locking: Bool = false) throws(PGError) -> (version: Int, undoTop: Int?, redoTop: Int?) {
+        if locking {
+            try connection.execute(
+                "INSERT INTO journals (user_id, version) VALUES ($1, 0) ON CONFLICT (user_id) DO NOTHING", [user.uuidString])
+        }
+        let sql = "SELECT version, undo_top, redo_top FROM journals WHERE user_id = $1" + (locking ? " FOR UPDATE" : "")
+        guard let row = try connection.execute(sql, [user.uuidString]).rows.first else { return (0, nil, nil) }
+        guard let version = row[0].flatMap({ Int($0) }) else { throw Self.corrupt("journals") }
+        return (version, row[1].flatMap { Int($0) }, row[2].flatMap { Int($0) })
+    }
+
+    /// Moves the head row on to `row`'s version and tells every listening instance.
+    func advance(_ user: UUID, to row: VersionRow) throws(PGError) {
+        try connection.execute(
+            "UPDATE journals SET version = $2, undo_top = $3, redo_top = $4 WHERE user_id = $1",
+            [user.uuidString, String(row.version), row.undoTop.map(String.init), row.redoTop.map(String.init)])
+        try connection.execute("SELECT pg_notify('\(PGRelay.channel)', $1)", ["\(user.uuidString) \(row.version)"])
+    }
+
+    // MARK: Versions
+
+    func version(_ version: Int, of user: UUID) throws(PGError) -> VersionRow? {
+        try versions("FROM versions WHERE user_id = $1 AND version = $2", [user.uuidString, String(version)]).first
+    }
+
+    /// Versions below `before`, newest first: up to `limit` of them, and no more than fit in
+    /// `budget` bytes of stored actions, except that the first is always included. The
+    /// server counts the bytes, so a version that does not fit is never sent.
+    func versions(of user: UUID, before: Int, limit: Int, budget: Int) throws(PGError) -> [VersionRow] {
+        try versions(
+            """
+            FROM (
+                SELECT *, row_number() OVER newest AS place, sum(coalesce(octet_length(actions), 0)) OVER newest AS bytes
+                FROM versions WHERE user_id = $1 AND version < $2
+                WINDOW newest AS (ORDER BY version DESC) ORDER BY version DESC LIMIT $3
+            ) AS page
+            WHERE place = 1 OR bytes <= $4 ORDER BY version DESC
+            """, [user.uuidString, String(before), String(limit), String(budget)])
+    }
+
+    /// Versions after `after` up to and including `through`, oldest first.
+    func versions(of user: UUID, after: Int, through: Int) throws(PGError) -> [VersionRow] {
+        try versions(
+            "FROM versions WHERE user_id = $1 AND version > $2 AND version <= $3 ORDER BY version",
+            [user.uuidString, String(after), String(through)])
+    }
+
+    private func versions(_ clause: String, _ parameters: [String?]) throws(PGError) -> [VersionRow] {
+        try connection.execute(
+            "SELECT version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top \(clause)", parameters
+        ).rows.map { (row) throws(PGError) in
+            guard let row = Self.versionRow(row) else { throw Self.corrupt("versions") }
+            return row
+        }
+    }
+
+    private static func versionRow(_ row: [String?]) -> VersionRow? {
+        guard let version = row[0].flatMap({ Int($0) }), let at = row[2].flatMap({ Int64($0) }),
+              let favorite = row[5].flatMap({ Creature(storageName: $0) })
+        else { return nil }
+        let kind: StoredKind
+        switch (row[1], row[4].flatMap { Int($0) }) {
+        case ("change", nil): guard let json = row[3] else { return nil }; kind = .change(json: json)
+        case ("undo", let target?): kind = .undo(reverts: target)
+        case ("redo", let target?): kind = .redo(reapplies: target)
+        default: return nil
+        }
+        return VersionRow(
+            version: version, kind: kind, at: Timestamp(millisecondsSince1970: at), favorite: favorite,
+            entryBelow: row[6].flatMap { Int($0) }, undoTop: row[7].flatMap { Int($0) }, redoTop: row[8].flatMap { Int($0) })
+    }
+
+    func insert(_ row: VersionRow, of user: UUID) throws(PGError) {
+        let (kind, actions, target): (String, String?, String?) = switch row.kind {
+        case .change(let json): ("change", json, nil)
+        case .undo(let reverted): ("undo", nil, String(reverted))
+        case .redo(let reapplied): ("redo", nil, String(reapplied))
+        }
+        try connection.execute("""
+            INSERT INTO versions (user_id, version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            """, [user.uuidString, String(row.version), kind, String(row.at.millisecondsSince1970), actions, target,
+                  row.favorite.storageName, row.entryBelow.map(String.init), row.undoTop.map(String.init), row.redoTop.map(String.init)])
+    }
+
+    /// The favorite creature at `version` (the default at 0).
+    func favorite(of user: UUID, at version: Int) throws(PGError) -> Creature {
+        guard version > 0 else { return .default }
+        guard let row = try self.version(version, of: user) else { throw Self.corrupt("versions", "version \(version) is missing") }
+        return row.favorite
+    }
+
+    /// The change behind the stack entry that `entry` pushed, with the rows it touched.
+    func stackChange(_ entry: Int, of user: UUID) throws(PGError) -> StackChange {
+        guard let row = try version(entry, of: user) else { throw Self.corrupt("versions", "version \(entry) is missing") }
+        let change = row.change
+        return StackChange(
+            version: change, below: row.entryBelow,
+            before: try revisions(of: user, endedBy: change), after: try revisions(of: user, begunBy: change),
+            favoriteBefore: try favorite(of: user, at: change - 1), favoriteAfter: try favorite(of: user, at: change))
+    }
+
+    // MARK: Revisions
+
+    private static let columns = "dream_id, order_key, description, creature, effects, creatures, dreamt_on, created_at, updated_at"
+
+    /// The dreams live now, in order.
+    func liveDreams(of user: UUID) throws(PGError) -> [DreamRecord] {
+        try records("WHERE user_id = $1 AND until_version = \(Self.live) ORDER BY order_key", [user.uuidString])
+    }
+
+    /// The dreams live at `version`, in order.
+    func dreams(of user: UUID, at version: Int) throws(PGError) -> [DreamRecord] {
+        try records(
+            "WHERE user_id = $1 AND from_version <= $2 AND until_version > $2 ORDER BY order_key", [user.uuidString, String(version)])
+    }
+
+    /// The revisions that `version` ended: the dreams it changed or removed, as they were before it.
+    func revisions(of user: UUID, endedBy version: Int) throws(PGError) -> [DreamRecord] {
+        try records("WHERE user_id = $1 AND until_version = $2", [user.uuidString, String(version)])
+    }
+
+    /// The revisions that `version` began: the dreams it changed or added, as they were after it.
+    func revisions(of user: UUID, begunBy version: Int) throws(PGError) -> [DreamRecord] {
+        try records("WHERE user_id = $1 AND from_version = $2", [user.uuidString, String(version)])
+    }
+
+    private func records(_ clause: String, _ parameters: [String?]) throws(PGError) -> [DreamRecord] {
+        try connection.execute("SELECT \(Self.columns) FROM dream_revisions \(clause)", parameters).rows.map { (row) throws(PGError) in
+            guard let record = Self.record(row) else { throw Self.corrupt("dream_revisions") }
+            return record
+        }
+    }
+
+    private static func record(_ row: [String?]) -> DreamRecord? {
+        guard let id = row[0].flatMap(UUID.init(uuidString:)), let key = row[1], let description = row[2],
+              let creature = row[3].flatMap(Creature.init(storageName:)), let bits = row[4].flatMap({ Int($0) }),
+              let count = row[5].flatMap({ Int($0) }), let day = row[6].flatMap(Day.init),
+              let created = row[7].flatMap({ Int64($0) }), let updated = row[8].flatMap({ Int64($0) })
+        else { return nil }
+        let effects = Set(Effect.allCases.filter { bits & (1 << $0.ordinal) != 0 })
+        let dream = Dream(
+            id: id, description: description, creature: creature, effects: effects, numberOfCreatures: count, dreamtOn: day,
+            createdAt: Timestamp(millisecondsSince1970: created), updatedAt: Timestamp(millisecondsSince1970: updated))
+        return DreamRecord(dream: dream, orderKey: key)
+    }
+
+    /// Ends the live revision of the dream `id` at `version`, if there is one.
+    func end(_ id: UUID, of user: UUID, at version: Int) throws(PGError) {
+        try connection.execute(
+            "UPDATE dream_revisions SET until_version = $3 WHERE user_id = $1 AND dream_id = $2 AND until_version = \(Self.live)",
+            [user.uuidString, id.uuidString, String(version)])
+    }
+
+    /// Adds `record` as a revision live from `version` on.
+    func begin(_ record: DreamRecord, of user: UUID, at version: Int) throws(PGError) {
+        let dream = record.dream
+        try connection.execute("""
+            INSERT INTO dream_revisions (user_id, from_version, \(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+            """, [user.uuidString, String(version), dream.id.uuidString, record.orderKey, dream.description,
+                  dream.creature.storageName, String(dream.effects.reduce(0) { $0 | (1 << $1.ordinal) }),
+                  String(dream.numberOfCreatures), dream.dreamtOn.iso8601, String(dream.createdAt.millisecondsSince1970),
+                  String(dream.updatedAt.millisecondsSince1970)])
+    }
+
+    static func corrupt(_ table: String, _ detail: String = "a row holds a value Lucid never writes") -> PGError {
+        PGError(message: "\(table): \(detail)", sqlState: "XX001")
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import LucidModel
+import LucidStore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tells observers of new versions whichever process committed them, each journal's in
+/// order and once.
+///
+/// A version committed here is told at once, with the diff its writer already has. Every
+/// commit also notifies the channel `lucid_versions` (in its own transaction, so only once
+/// it is durable); this relay's thread listens on a connection of its own, and for a journal
+/// someone here listens to, reads the versions it has not told yet and tells them. A
+/// notification can be missed (the listening connection drops, the server restarts), so the
+/// thread also checks, every two seconds and after every reconnection, the version of each
+/// journal listened to: a missed notification delays a version, it never loses one.
+final class PGRelay: Sendable {
+    static let channel = "lucid_versions"
+    /// How often the versions of listened journals are checked without a notification.
+    static let sweepInterval = Duration.seconds(2)
+    /// The most versions read for one journal at a time.
+    static let pageLimit = 256
+
+    private struct State {
+        var observers: [any JournalObserver] = []
+        /// The newest version told, per journal.
+        var told: [UUID: Int] = [:]
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    private let url: String
+    private let pool: PGPool
+    /// Written to on stop, to wake the thread from its wait on the socket.
+    private let wake: (read: Int32, write: Int32)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(url: String, pool: PGPool) {
+        self.url = url
+        self.pool = pool
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        wake = (ends[0], ends[1])
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "lucid-relay"
+        thread.start()
+    }
+
+    func observe(_ observer: any JournalObserver) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
+    /// A version this process committed.
+    func committed(_ event: JournalEvent) {
+        tell([event])
+    }
+
+    /// Ends the thread; returns once it has ended.
+    func stop() {
+        let first = state.withLock { state in
+            defer { state.stopped = true }
+            return !state.stopped
+        }
+        guard first else { return }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+        finished.wait()
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// Tells the observers those of `events` that come right after what was told of their
+    /// journal (or of a journal nothing was told of yet); skips what was told, and leaves a
+    /// gap for the thread to fill from the database.
+    private func tell(_ events: [JournalEvent]) {
+        state.withLock { state in
+            var news: [JournalEvent] = []
+            for event in events {
+                if let told = state.told[event.user], event.version != told + 1 { continue }
+                state.told[event.user] = event.version
+                news.append(event)
+            }
+            guard !news.isEmpty else { return }
+            for observer in state.observers { observer.hear(news) }
+        }
+    }
+
+    // MARK: The thread
+
+    private func run() {
+        var connection: PGConnection?
+        var lastSweep = ContinuousClock.now - Self.sweepInterval
+        while !state.withLock({ $0.stopped }) {
+            if connection == nil {
+                connection = try? listen()
+                // Whatever was notified while no one listened is found by a sweep.
+                lastSweep = ContinuousClock.now - Self.sweepInterval
+            }
+            guard wait(on: connection?.socket) else { continue }
+            var reached: [UUID: Int] = [:]
+            do throws(PGError) {
+                for note in try connection?.notifications() ?? [] where note.channel == Self.channel {
+                    let parts = note.payload.split(separator: " ")
+                    guard parts.count == 2, let user = UUID(uuidString: String(parts[0])), let version = Int(parts[1]) else { continue }
+                    reached[user] = max(reached[user] ?? 0, version)
+                }
+            } catch {
+                connection = nil
+            }
+            if ContinuousClock.now - lastSweep >= Self.sweepInterval {
+                lastSweep = ContinuousClock.now
+                reached.merge(sweep()) { max($0, $1) }
+            }
+            catchUp(reached)
+        }
+    }
+
+    /// A connection listening on the channel.
+    private func listen() throws(PGError) -> PGConnection {
+        let connection = try PGConnection(url: url)
+        try connection.execute("LISTEN \(Self.channel)")
+        return connection
+    }
+
+    /// Waits up to a second for `socket` to have something to read (or for a second, if
+    /// there is no socket); false if woken to stop.
+    private func wait(on socket: Int32?) -> Bool {
+        var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        if let socket { fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
+        _ = poll(&fds, nfds_t(fds.count), 1000)
+        return fds[0].revents == 0
+    }
+
+    /// The version in the database of every journal someone listens to.
+    private func sweep() -> [UUID: Int] {
+        let (observers, told) = state.withLock { ($0.observers, $0.told) }
+        let journals = Set(observers.flatMap(\.listenedJournals))
+        // What was told of journals no one listens to any more is forgotten.
+        if told.count > journals.count * 2 + 1_000 {
+            state.withLock { state in state.told = state.told.filter { journals.contains($0.key) } }
+        }
+        guard !journals.isEmpty else { return [:] }
+        let list = "{" + journals.map(\.uuidString).joined(separator: ",") + "}"
+        let rows = try? pool.withConnection { (connection) throws(PGError) in
+            try connection.execute("SELECT user_id, version FROM journals WHERE user_id = ANY($1::uuid[])", [list]).rows
+        }
+        var versions: [UUID: Int] = [:]
+        for row in rows ?? [] {
+            if let user = row[0].flatMap(UUID.init(uuidString:)), let version = row[1].flatMap({ Int($0) }) { versions[user] = version }
+        }
+        return versions
+    }
+
+    /// Reads and tells the versions not told yet of each listened journal that reached a
+    /// version. Of a journal nothing was told of, only the version reached is told: whoever
+    /// listens to it caught up from the database when they began.
+    private func catchUp(_ reached: [UUID: Int]) {
+        let observers = state.withLock { $0.observers }
+        for (user, version) in reached where version > 0 && observers.contains(where: { $0.listens(to: user) }) {
+            let told = state.withLock { $0.told[user] }
+            if let told, told >= version { continue }
+            let after = told ?? version - 1
+            let through = min(version, after + Self.pageLimit)
+            let events = try? pool.withConnection { (connection) throws(PGError) in
+                try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(PGError) in
+                    try PostgresJournalStore.events(of: user, after: after, through: through, in: PGJournalRows(connection: connection))
+                }
+            }
+            if told == nil { state.withLock { state in if state.told[user] == nil { state.told[user] = after } } }
+            tell(events ?? [])
+        }
+    }
+}

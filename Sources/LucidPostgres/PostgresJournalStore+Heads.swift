@@ -1,0 +1,90 @@
+import Foundation
+import LucidModel
+import LucidStore
+
+extension PostgresJournalStore {
+    /// The journal's head as the database has it now: the cached head if the database's
+    /// version says it is current, else the cached head caught up, or the journal read whole.
+    /// Costs one indexed read of the head row when the cache is current.
+    func current(_ user: UUID) throws(JournalError) -> JournalHead {
+        let version = try run { (rows) throws(PGError) in try rows.head(of: user).version }
+        // A cached head newer than that version was committed after it was read: newer still serves.
+        if let head = heads.withLock({ $0.head(of: user) }), head.version >= version { return head }
+        return try turns.withTurn(of: user) { () throws(JournalError) -> JournalHead in
+            if let head = heads.withLock({ $0.head(of: user) }), head.version >= version { return head }
+            let start = taken(user)
+            let (head, keys) = try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { (rows) throws(JournalError) in
+                try storage { () throws(PGError) in
+                    try Self.state(of: user, at: try rows.head(of: user).version, from: start, in: rows)
+                }
+            }
+            cache(head, keys: keys, of: user)
+            return head
+        }
+    }
+
+    /// The cached head and order keys of `user`'s journal, if both are cached at the same
+    /// version; the keys are taken out, for the caller (who holds the journal's turn) to
+    /// bring back with ``cache(_:keys:of:)``.
+    func taken(_ user: UUID) -> (head: JournalHead, keys: OrderKeys)? {
+        guard let keys = keys.withLock({ $0.removeValue(forKey: user) }),
+              let head = heads.withLock({ $0.head(of: user) }), head.version == keys.version
+        else { return nil }
+        return (head, keys.keys)
+    }
+
+    /// Caches `head` and its `keys`, unless a newer head is cached already; the heads the
+    /// cache lets go take their keys with them.
+    func cache(_ head: JournalHead, keys orderKeys: OrderKeys, of user: UUID) {
+        let evicted = heads.withLock { cache -> [UUID]? in
+            if let cached = cache.head(of: user), cached.version > head.version { return nil }
+            cache.insert(head, of: user)
+            return cache.evict { _ in false }
+        }
+        guard let evicted else { return }
+        keys.withLock { keys in
+            keys[user] = VersionedKeys(version: head.version, keys: orderKeys)
+            for journal in evicted { keys[journal] = nil }
+        }
+    }
+
+    /// The head and keys of `user`'s journal at `version`, which is committed: `start` if it
+    /// is at that version, `start` moved on by the versions it missed if they are few, or
+    /// else the journal read whole. Rows up to a committed version never change, so reading
+    /// the versions in between is exact; reading the live dreams needs a snapshot that
+    /// `version` is the newest of (a repeatable read, or the journal's row lock).
+    static func state(
+        of user: UUID, at version: Int, from start: (head: JournalHead, keys: OrderKeys)?, in rows: PGJournalRows
+    ) throws(PGError) -> (JournalHead, OrderKeys) {
+        if let start, start.head.version <= version, version - start.head.version <= catchUpLimit {
+            var (head, keys) = start
+            for row in try rows.versions(of: user, after: head.version, through: version) {
+                head = head.replaying(
+                    row, ended: try rows.revisions(of: user, endedBy: row.version),
+                    begun: try rows.revisions(of: user, begunBy: row.version), keys: &keys
+                ).head
+            }
+            guard head.version == version else { throw PGJournalRows.corrupt("versions", "version \(version) is missing") }
+            return (head, keys)
+        }
+        guard version > 0 else { return (.empty, OrderKeys([])) }
+        guard let row = try rows.version(version, of: user) else { throw PGJournalRows.corrupt("versions", "version \(version) is missing") }
+        let records = try rows.liveDreams(of: user)
+        return (JournalHead(row, model: Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))), OrderKeys(records))
+    }
+}
+
+/// One turn per journal in this process, striped: a journal's writers and catch-ups take
+/// turns, so its order keys have one user at a time. Other processes are kept out by the
+/// journal's row lock in the database; a turn is only ever taken before a connection.
+final class JournalTurns: Sendable {
+    private let locks = (0..<256).map { _ in NSLock() }
+
+    func withTurn<T, E: Error>(of user: UUID, _ body: () throws(E) -> T) throws(E) -> T {
+        // The last byte of a random UUID is random: 256 stripes.
+        let lock = locks[Int(user.uuid.15)]
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

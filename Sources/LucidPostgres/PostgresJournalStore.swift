@@ -1,0 +1,237 @@
+import Foundation
+import LucidModel
+import LucidStore
+import Synchronization
+
+/// Every user's journal, versioned, in a PostgreSQL database that any number of Lucid
+/// processes share.
+///
+/// The database is the only truth. A write locks its journal's head row (`journals`, `FOR
+/// UPDATE`), so writers of one journal take turns whichever process they run in, checks the
+/// version it expects against that row, and commits the version, the row's new version and a
+/// notification in one transaction. Heads of recently used journals stay in memory, but none
+/// is served without proof that it is current: every read first asks the database for the
+/// journal's version (one indexed row), and a head that is behind catches up by reading only
+/// the versions it missed. So a read answered after any process acknowledged a write sees it.
+public final class PostgresJournalStore: JournalStore {
+    let pool: PGPool
+    /// The heads of recently used journals, within a budget of memory; each may be behind.
+    let heads: Mutex<HeadCache>
+    /// The order keys of cached journals and the version they belong to. A writer or a
+    /// catch-up takes a journal's keys out while it holds the journal's turn.
+    let keys = Mutex<[UUID: VersionedKeys]>([:])
+    /// One turn per journal in this process, so that a journal's keys have one user at a time.
+    let turns = JournalTurns()
+    /// Tells observers of versions, whichever process committed them.
+    let relay: PGRelay
+
+    /// Order keys at a version.
+    struct VersionedKeys {
+        var version: Int
+        var keys: OrderKeys
+    }
+
+    /// How many versions a cached head may be behind and still catch up version by version;
+    /// further behind, the journal is read again whole.
+    static let catchUpLimit = 64
+
+    /// Connects to the database at `url` (`postgresql://…`) through a pool of up to
+    /// `connections`, applying any migrations it lacks, and starts listening for versions
+    /// other processes commit.
+    public init(url: String, connections: Int = 16, headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes) throws(StoreOpeningError) {
+        pool = PGPool(url: url, size: connections)
+        heads = Mutex(HeadCache(limit: headCacheBytes))
+        let newer: String?
+        do throws(PGError) {
+            newer = try pool.withConnection { (connection) throws(PGError) in
+                try PGMigrator.migrate(connection)
+                return try PGMigrator.unknown(connection)
+            }
+        } catch {
+            throw .server("\(error)")
+        }
+        if let newer { throw .newerSchema(newer) }
+        relay = PGRelay(url: url, pool: pool)
+    }
+
+    deinit { relay.stop() }
+
+    // MARK: Reading
+
+    public func head(of user: UUID) throws(JournalError) -> Snapshot {
+        try current(user).snapshot
+    }
+
+    public func model(of user: UUID, at version: Int) throws(JournalError) -> Snapshot {
+        let head = try current(user)
+        guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
+        if version == head.version { return head.snapshot }
+        return try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { (rows) throws(JournalError) in
+            let favorite = try storage { () throws(PGError) in try rows.favorite(of: user, at: version) }
+            let dreams = try storage { () throws(PGError) in try rows.dreams(of: user, at: version) }
+            return Snapshot(version: version, model: Model(favoriteCreature: favorite, dreams: DreamList(dreams.map(\.dream))))
+        }
+    }
+
+    public func history(of user: UUID, before: Int?, limit: Int, maxActionBytes: Int) throws(JournalError) -> HistoryPage {
+        let head = try current(user)
+        let rows = try run { (rows) throws(PGError) in
+            try rows.versions(of: user, before: before ?? head.version + 1, limit: limit, budget: maxActionBytes)
+        }
+        let items: [HistoryEntry]
+        do throws(StoreFailure) { items = try rows.map { (row) throws(StoreFailure) in try row.entry } } catch { throw .storage(error) }
+        let last = items.last?.version ?? 1
+        return HistoryPage(
+            canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: items, nextBefore: last > 1 ? last : nil)
+    }
+
+    public func events(of user: UUID, after version: Int, limit: Int) throws(JournalError) -> [JournalEvent] {
+        let head = try current(user)
+        guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
+        guard version < head.version, limit > 0 else { return [] }
+        return try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { (rows) throws(JournalError) in
+            try storage { () throws(PGError) in try Self.events(of: user, after: version, through: min(head.version, version + limit), in: rows) }
+        }
+    }
+
+    /// The versions after `version` through `through` as events, each read as the rows it
+    /// began and ended applied to the model before it.
+    static func events(of user: UUID, after version: Int, through: Int, in rows: PGJournalRows) throws(PGError) -> [JournalEvent] {
+        let records = try rows.dreams(of: user, at: version)
+        var keys = OrderKeys(records)
+        let model = Model(favoriteCreature: try rows.favorite(of: user, at: version), dreams: DreamList(records.map(\.dream)))
+        var head = JournalHead(version: version, model: model, undoTop: nil, redoTop: nil, bytes: 0)
+        var events: [JournalEvent] = []
+        for row in try rows.versions(of: user, after: version, through: through) {
+            let step = head.replaying(
+                row, ended: try rows.revisions(of: user, endedBy: row.version),
+                begun: try rows.revisions(of: user, begunBy: row.version), keys: &keys)
+            events.append(JournalEvent(user: user, version: row.version, kind: row.kind.eventKind, diff: step.diff, at: row.at))
+            head = step.head
+        }
+        return events
+    }
+
+    public func observe(_ observer: any JournalObserver) {
+        relay.observe(observer)
+    }
+
+    // MARK: Writing
+
+    public func apply(
+        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
+    ) throws(JournalError) -> Commit {
+        let json = VersionRow.encode(actions)
+        return try write(user, keeping: receipt) { (head, keys, _) throws(JournalError) in
+            try head.check(expecting: expecting)
+            return try head.change(by: actions, json: json, keys: keys, at: time)
+        }
+    }
+
+    public func undo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit {
+        try step(.undo, of: user, at: time, expecting: expecting, keeping: receipt)
+    }
+
+    public func redo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit {
+        try step(.redo, of: user, at: time, expecting: expecting, keeping: receipt)
+    }
+
+    private func step(
+        _ direction: StackDirection, of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
+    ) throws(JournalError) -> Commit {
+        try write(user, keeping: receipt) { (head, keys, rows) throws(JournalError) in
+            try head.check(expecting: expecting)
+            let entry: Int
+            switch direction {
+            case .undo: guard let top = head.undoTop else { throw .nothingToUndo }; entry = top
+            case .redo: guard let top = head.redoTop else { throw .nothingToRedo }; entry = top
+            }
+            let change = try storage { () throws(PGError) in try rows.stackChange(entry, of: user) }
+            return head.step(direction, of: change, keys: keys, at: time)
+        }
+    }
+
+    /// Writes the version `plan` makes from the journal's current head, in one transaction
+    /// that holds the journal's head row: no other process can add a version in between,
+    /// and the head the plan starts from is the one in the database. A `receipt` keeps its
+    /// answer in the same transaction. Once committed, the head is cached and observers hear
+    /// of the version; a plan of nil adds no version.
+    private func write(
+        _ user: UUID, keeping receipt: Receipt?,
+        _ plan: (JournalHead, OrderKeys, PGJournalRows) throws(JournalError) -> VersionPlan?
+    ) throws(JournalError) -> Commit {
+        try turns.withTurn(of: user) { () throws(JournalError) -> Commit in
+            let start = taken(user)
+            let outcome = Result { () throws(JournalError) in try transaction { (rows) throws(JournalError) in
+                let stored = try storage { () throws(PGError) in try rows.head(of: user, locking: true) }
+                let (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
+                guard let plan = try plan(head, keys, rows) else {
+                    return (head.unchanged, (head, keys), nil as KeptAnswer?, nil as JournalEvent?)
+                }
+                let kept = receipt.map { $0.answer(to: plan.commit) }
+                try storage { () throws(PGError) in
+                    try Self.persist(plan, of: user, in: rows)
+                    if let receipt, let kept { try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user) }
+                }
+                var next = keys
+                plan.update(&next)
+                let event = JournalEvent(user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff, at: plan.row.at)
+                return (plan.commit, (plan.head, next), kept, event)
+            } }
+            let (commit, state, kept, event): (Commit, (JournalHead, OrderKeys), KeptAnswer?, JournalEvent?)
+            switch outcome {
+            case .success(let value): (commit, state, kept, event) = value
+            case .failure(.storage(let failure)): throw .storage(failure)
+            case .failure(let refusal):
+                // Refused before anything was written: the keys taken out still hold.
+                if let start { cache(start.head, keys: start.keys, of: user) }
+                throw refusal
+            }
+            cache(state.0, keys: state.1, of: user)
+            receipt?.settle(kept)
+            if let event { relay.committed(event) }
+            return commit
+        }
+    }
+
+    /// Writes one version's rows and moves the head row on.
+    private static func persist(_ plan: VersionPlan, of user: UUID, in rows: PGJournalRows) throws(PGError) {
+        for id in plan.ended { try rows.end(id, of: user, at: plan.row.version) }
+        for record in plan.records { try rows.begin(record, of: user, at: plan.row.version) }
+        try rows.insert(plan.row, of: user)
+        try rows.advance(user, to: plan.row)
+    }
+
+    // MARK: Running SQL
+
+    /// Runs `body` on a pooled connection, outside any transaction of ours.
+    func run<T>(_ body: (PGJournalRows) throws(PGError) -> T) throws(JournalError) -> T {
+        try storage { () throws(PGError) in try pool.withConnection { (connection) throws(PGError) in try body(PGJournalRows(connection: connection)) } }
+    }
+
+    /// Runs `body` in a transaction begun by `begin` on a pooled connection: committed if
+    /// it returns, rolled back if it throws.
+    func transaction<T>(_ begin: String = "BEGIN", _ body: (PGJournalRows) throws(JournalError) -> T) throws(JournalError) -> T {
+        var outcome: Result<T, JournalError>?
+        try storage { () throws(PGError) in
+            try pool.withConnection { (connection) throws(PGError) in
+                try connection.execute(begin)
+                do throws(JournalError) {
+                    outcome = .success(try body(PGJournalRows(connection: connection)))
+                } catch {
+                    _ = try? connection.execute("ROLLBACK")
+                    outcome = .failure(error)
+                    return
+                }
+                try connection.execute("COMMIT")
+            }
+        }
+        guard let outcome else { throw .storage(StoreFailure(.other, "a transaction ended without an outcome")) }
+        return try outcome.get()
+    }
+}
+
+/// Runs `body`, reporting a PostgreSQL failure as a journal's storage failure.
+func storage<T>(_ body: () throws(PGError) -> T) throws(JournalError) -> T {
+    do throws(PGError) { return try body() } catch { throw JournalError.storage(error.failure) }
+}

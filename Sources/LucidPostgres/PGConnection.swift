@@ -22,7 +22,8 @@ public struct PGError: Error, Hashable, Sendable, CustomStringConvertible {
     public var failure: StoreFailure {
         let kind: StoreFailure.Kind = switch sqlState {
         case nil: .busy  // no answer from the server: the connection is gone
-        case let state? where state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("40") || state == "53300": .busy
+        case let state? where state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("40") || state == "53300"
+            || state == "55P03": .busy
         case let state? where state.hasPrefix("53"): .full
         case "25006"?: .readOnly
         case let state? where state.hasPrefix("23"): .constraint
@@ -58,8 +59,10 @@ public final class PGConnection: @unchecked Sendable {
             throw PGError(message: message)
         }
         handle = connection
-        // Notices (such as "already exists, skipping") are not for the server's log.
+        // Notices (such as "already exists, skipping") are not for the server's log; a lock
+        // held elsewhere is waited for as long as SQLite waits for a busy database.
         try execute("SET client_min_messages TO warning")
+        try execute("SET lock_timeout TO '5s'")
     }
 
     deinit { PQfinish(handle) }
@@ -123,7 +126,9 @@ public final class PGConnection: @unchecked Sendable {
     /// The error a failed `result` reports, with its SQLSTATE.
     private static func error(of result: OpaquePointer) -> PGError {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-        return PGError(message: text(PQresultErrorMessage(result)), sqlState: state)
+        // The primary message alone: the full one spreads context over several lines.
+        let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+        return PGError(message: primary ?? text(PQresultErrorMessage(result)), sqlState: state)
     }
 
     /// Runs `body` in a transaction (`begin` starts it): committed if it returns, rolled back if it throws.

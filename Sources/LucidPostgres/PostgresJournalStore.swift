@@ -165,14 +165,15 @@ public final class PostgresJournalStore: JournalStore {
             let outcome = Result { () throws(JournalError) in try transaction { (rows) throws(JournalError) in
                 let stored = try storage { () throws(PGError) in try rows.head(of: user, locking: true) }
                 let (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
-                guard let plan = try plan(head, keys, rows) else {
-                    return (head.unchanged, (head, keys), nil as KeptAnswer?, nil as JournalEvent?)
-                }
-                let kept = receipt.map { $0.answer(to: plan.commit) }
+                let planned = try plan(head, keys, rows)
+                let commit = planned?.commit ?? head.unchanged
+                // The answer is kept whether or not the change made a version.
+                let kept = receipt.map { $0.answer(to: commit) }
                 try storage { () throws(PGError) in
-                    try Self.persist(plan, of: user, in: rows)
+                    if let planned { try Self.persist(planned, of: user, in: rows) }
                     if let receipt, let kept { try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user) }
                 }
+                guard let plan = planned else { return (commit, (head, keys), kept, nil as JournalEvent?) }
                 var next = keys
                 plan.update(&next)
                 let event = JournalEvent(user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff, at: plan.row.at)

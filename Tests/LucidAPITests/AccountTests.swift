@@ -77,11 +77,10 @@ struct AccountTests {
     @Test func aRegistrationWhoseSessionFailsLeavesNothingBehind() throws {
         try withServer { client in
             // A trigger makes the first session's insert fail after the user's has run.
-            let saboteur = try Connection(path: client.server.databasePath)
-            try saboteur.execute("CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'refused'); END")
+            let sabotage = try client.server.database.sabotage("sessions", message: "refused")
             let failed = try client.post("/v1/users", json: ["username": "halfway", "password": TestClient.password])
             expectProblem(failed, 500, "internal")
-            try saboteur.execute("DROP TRIGGER refuse_sessions")
+            try sabotage.lift()
             // Told nothing changed, and nothing did: neither a sign-in nor a retry finds the name taken.
             expectProblem(try client.post("/v1/sessions", json: ["username": "halfway", "password": TestClient.password]),
                           401, "unauthorized")

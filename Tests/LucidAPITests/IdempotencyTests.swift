@@ -183,13 +183,11 @@ struct IdempotencyTests {
         try withKeyedServer { client, _ in
             let token = try client.register("unlucky")
             let dream: [String: Any] = ["description": "Through the storm", "creature": Self.shark]
-            let sabotage = try Connection(path: client.server.databasePath)
-            try sabotage.execute(
-                "CREATE TRIGGER sabotage BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'injected'); END;")
+            let sabotage = try client.server.database.sabotage("idempotency_keys", message: "injected")
             // The key's row fails, so the version made in the same transaction is not kept either.
             expectProblem(try client.keyed("POST", "/v1/dreams", key: "storm", json: dream, token: token), 500, "internal")
             #expect(try client.model(token)["version"].int == 0)
-            try sabotage.execute("DROP TRIGGER sabotage;")
+            try sabotage.lift()
             let retry = try client.keyed("POST", "/v1/dreams", key: "storm", json: dream, token: token)
             expectJSON(retry, 201, version: 1)
             #expect(retry.header("Idempotent-Replayed") == nil)
@@ -287,9 +285,7 @@ struct IdempotencyTests {
             clock.advance(seconds: 61)
             let api = try #require(client.server.api)
             #expect(api.keySweeper.sweep() == 1)
-            let rows = try Connection(path: client.server.databasePath).statement("SELECT count(*) FROM idempotency_keys")
-                .query { $0.int(0) }
-            #expect(rows == [0])
+            #expect(try client.server.database.count("idempotency_keys") == 0)
         }
     }
 }

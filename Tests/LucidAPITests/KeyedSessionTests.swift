@@ -9,7 +9,7 @@ import Testing
 @Suite("Idempotency keys on registration and sign-in")
 struct KeyedSessionTests {
     static func sessions(_ client: TestClient) throws -> Int {
-        try Connection(path: client.server.databasePath).statement("SELECT count(*) FROM sessions").query { $0.int(0) }.first ?? -1
+        try client.server.database.count("sessions")
     }
 
     static var credentials: [String: Any] { ["username": "ada", "password": TestClient.password] }

@@ -9,7 +9,7 @@ import LucidHTTPTesting
 /// ``stop()`` kills the one running by its PID and deletes the folder.
 final class KillableServer {
     let folder: URL
-    var databasePath: String { folder.appendingPathComponent("lucid.sqlite").path }
+    let database: TestDatabase
     private(set) var child: ChildProcess?
     private(set) var port: UInt16 = 0
 
@@ -17,6 +17,7 @@ final class KillableServer {
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        database = try TestDatabase.make(in: folder)
         do { try start() } catch {
             stop()
             throw error
@@ -29,7 +30,7 @@ final class KillableServer {
     /// Starts a server on the database; the previous one must have exited.
     func start() throws {
         let child = try ChildProcess(
-            ExecutableTests.binary, ["serve", "--port", "0", "--threads", "4", "--database", databasePath])
+            ExecutableTests.binary, ["serve", "--port", "0", "--threads", "4", "--database", database.argument])
         self.child = child
         guard let announced = child.waitForOutput(containing: "listening on", seconds: 30),
               let port = announced.split(separator: ":").last.flatMap({ UInt16($0) })

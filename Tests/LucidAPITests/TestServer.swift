@@ -43,7 +43,7 @@ final class LogBook: Sendable {
 /// It can be stopped and started again on the same database.
 final class TestServer: Sendable {
     let folder: URL
-    var databasePath: String { folder.appendingPathComponent("lucid.sqlite").path }
+    let database: TestDatabase
     let clock: TestClock?
     private let log = LogBook()
     private let running = Mutex<(server: Server, api: API, port: UInt16)?>(nil)
@@ -51,6 +51,7 @@ final class TestServer: Sendable {
     init(clock: TestClock?) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        database = try TestDatabase.make(in: folder)
         self.clock = clock
     }
 
@@ -75,8 +76,7 @@ final class TestServer: Sendable {
 
     /// Opens fresh stores and starts a server with exactly this API configuration.
     func start(_ configuration: APIConfiguration) throws {
-        let journals = try SQLiteJournalStore(path: databasePath)
-        let accounts = try SQLiteAccountStore(path: databasePath)
+        let (journals, accounts) = try database.open()
         let api = API(
             journals: journals, accounts: accounts, configuration: configuration,
             environment: clock?.environment ?? .live, log: { [log] line in log.append(line) })

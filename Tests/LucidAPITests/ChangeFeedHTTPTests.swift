@@ -18,12 +18,12 @@ func withFeedServer(
     try body(TestClient(server: server), clock)
 }
 
-extension TestClient {
+extension LucidClient {
     /// Opens `GET /v1/events` (plus `query`) and reads the head; the reader reads the events.
     func openEvents(
         _ token: String, query: String = "", headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
     ) throws -> (head: TestResponse, events: EventStreamReader) {
-        let connection = try TestConnection(port: try server.port, timeoutSeconds: 10)
+        let connection = try TestConnection(port: try serverPort, timeoutSeconds: 10)
         try connection.send(TestConnection.requestBytes(
             method: "GET", path: "/v1/events" + query, headers: headers + [("Authorization", "Bearer \(token)")]))
         return (try connection.readHead(), EventStreamReader(connection))
@@ -35,7 +35,9 @@ extension TestClient {
         guard let id else { throw UnexpectedResponse(description: "GET /v1/me gave no id") }
         return id
     }
+}
 
+extension TestClient {
     /// Waits (at most 10 s) until the feed has `count` listeners for `user`: a poll or stream
     /// is listening once it is counted.
     func awaitListeners(_ count: Int, of user: UUID) throws {

@@ -29,13 +29,21 @@ final class KillableServer {
 
     /// Starts a server on the database; the previous one must have exited.
     func start() throws {
-        let child = try ChildProcess(
-            ExecutableTests.binary, ["serve", "--port", "0", "--threads", "4", "--database", database.argument])
-        self.child = child
+        (child, port) = try Self.launch(database.argument)
+    }
+
+    /// Starts `lucid serve` on `database` (a path or a URL) and answers it and the port it
+    /// listens on, once it listens.
+    static func launch(_ database: String) throws -> (ChildProcess, UInt16) {
+        let child = try ChildProcess(ExecutableTests.binary, ["serve", "--port", "0", "--threads", "4", "--database", database])
         guard let announced = child.waitForOutput(containing: "listening on", seconds: 30),
               let port = announced.split(separator: ":").last.flatMap({ UInt16($0) })
-        else { throw UnexpectedResponse(description: "lucid did not start: \(child.errors)") }
-        self.port = port
+        else {
+            child.signal(SIGKILL)
+            _ = child.waitForExit(seconds: 20)
+            throw UnexpectedResponse(description: "lucid did not start: \(child.errors)")
+        }
+        return (child, port)
     }
 
     /// Waits for the killed server to exit, then starts another on the same database.

@@ -6,6 +6,7 @@
 #
 #   docker build -t lucid .
 #   docker run -p 8080:8080 -v lucid-data:/data lucid
+#   docker run -p 8080:8080 -e LUCID_DATABASE='postgresql://lucid@db/lucid' lucid   (many instances)
 
 # ---------------------------------------------------------------- build
 # The toolchain the code is developed and tested with (Swift 6.3.1), on Debian 12 like the
@@ -42,6 +43,7 @@ RUN apt-get update \
         ca-certificates \
         curl \
         libmicrohttpd12 \
+        libpq5 \
         libsodium23 \
         libsqlite3-0 \
     && rm -rf /var/lib/apt/lists/* \

@@ -14,22 +14,57 @@ struct PGJournalRows {
     /// none yet). With `locking`, the row is locked until the transaction ends, and made
     /// first if the journal has none, so that every writer of the journal takes turns on it.
     func head(of user: UUID, locking: Bool = false) throws(PGError) -> (version: Int, undoTop: Int?, redoTop: Int?) {
-        if locking {
+        let sql = "SELECT version, undo_top, redo_top FROM journals WHERE user_id = $1" + (locking ? " FOR UPDATE" : "")
+        var rows = try connection.execute(sql, [user.uuidString]).rows
+        if rows.isEmpty, locking {
             try connection.execute(
                 "INSERT INTO journals (user_id, version) VALUES ($1, 0) ON CONFLICT (user_id) DO NOTHING", [user.uuidString])
+            rows = try connection.execute(sql, [user.uuidString]).rows
         }
-        let sql = "SELECT version, undo_top, redo_top FROM journals WHERE user_id = $1" + (locking ? " FOR UPDATE" : "")
-        guard let row = try connection.execute(sql, [user.uuidString]).rows.first else { return (0, nil, nil) }
+        guard let row = rows.first else { return (0, nil, nil) }
         guard let version = row[0].flatMap({ Int($0) }) else { throw Self.corrupt("journals") }
         return (version, row[1].flatMap { Int($0) }, row[2].flatMap { Int($0) })
     }
 
-    /// Moves the head row on to `row`'s version and tells every listening instance.
-    func advance(_ user: UUID, to row: VersionRow) throws(PGError) {
-        try connection.execute(
-            "UPDATE journals SET version = $2, undo_top = $3, redo_top = $4 WHERE user_id = $1",
-            [user.uuidString, String(row.version), row.undoTop.map(String.init), row.redoTop.map(String.init)])
-        try connection.execute("SELECT pg_notify('\(PGRelay.channel)', $1)", ["\(user.uuidString) \(row.version)"])
+    /// Writes the version `plan` makes, in one statement (one round trip while the
+    /// journal's row is locked): ends the revisions it ends, begins its new ones, adds its
+    /// row, moves the head row on, and notifies every listening process (delivered when the
+    /// transaction commits). One snapshot serves the whole statement, so the revisions it
+    /// begins are not among those it ends.
+    func persist(_ plan: VersionPlan, of user: UUID) throws(PGError) {
+        let row = plan.row
+        let (kind, actions, target): (String, String?, String?) = switch row.kind {
+        case .change(let json): ("change", json, nil)
+        case .undo(let reverted): ("undo", nil, String(reverted))
+        case .redo(let reapplied): ("redo", nil, String(reapplied))
+        }
+        let dreams = plan.records.map(\.dream)
+        func column(_ value: (DreamRecord) -> String) -> String? { PGArray.literal(plan.records.map(value)) }
+        try connection.execute("""
+            WITH ended AS (
+                UPDATE dream_revisions SET until_version = $2
+                WHERE user_id = $1 AND dream_id = ANY ($3::uuid[]) AND until_version = \(Self.live)
+            ), begun AS (
+                INSERT INTO dream_revisions (user_id, from_version, \(Self.columns))
+                SELECT $1, $2, r.* FROM unnest(
+                    $4::uuid[], $5::text[], $6::text[], $7::text[], $8::integer[], $9::integer[], $10::text[], $11::bigint[],
+                    $12::bigint[]) AS r
+            ), added AS (
+                INSERT INTO versions (user_id, version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top)
+                VALUES ($1, $2, $13, $14, $15, $16, $17, $18, $19, $20)
+            )
+            UPDATE journals SET version = $2, undo_top = $19, redo_top = $20 WHERE user_id = $1
+            RETURNING pg_notify('\(PGRelay.channel)', $1::text || ' ' || $2::text)
+            """, [
+                user.uuidString, String(row.version), PGArray.literal(plan.ended.map(\.uuidString)),
+                PGArray.literal(dreams.map(\.id.uuidString)), column(\.orderKey), column(\.dream.description),
+                column(\.dream.creature.storageName),
+                column { String($0.dream.effects.reduce(0) { $0 | (1 << $1.ordinal) }) },
+                column { String($0.dream.numberOfCreatures) }, column(\.dream.dreamtOn.iso8601),
+                column { String($0.dream.createdAt.millisecondsSince1970) }, column { String($0.dream.updatedAt.millisecondsSince1970) },
+                kind, String(row.at.millisecondsSince1970), actions, target, row.favorite.storageName,
+                row.entryBelow.map(String.init), row.undoTop.map(String.init), row.redoTop.map(String.init),
+            ])
     }
 
     // MARK: Versions
@@ -83,19 +118,6 @@ struct PGJournalRows {
         return VersionRow(
             version: version, kind: kind, at: Timestamp(millisecondsSince1970: at), favorite: favorite,
             entryBelow: row[6].flatMap { Int($0) }, undoTop: row[7].flatMap { Int($0) }, redoTop: row[8].flatMap { Int($0) })
-    }
-
-    func insert(_ row: VersionRow, of user: UUID) throws(PGError) {
-        let (kind, actions, target): (String, String?, String?) = switch row.kind {
-        case .change(let json): ("change", json, nil)
-        case .undo(let reverted): ("undo", nil, String(reverted))
-        case .redo(let reapplied): ("redo", nil, String(reapplied))
-        }
-        try connection.execute("""
-            INSERT INTO versions (user_id, version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-            """, [user.uuidString, String(row.version), kind, String(row.at.millisecondsSince1970), actions, target,
-                  row.favorite.storageName, row.entryBelow.map(String.init), row.undoTop.map(String.init), row.redoTop.map(String.init)])
     }
 
     /// The favorite creature at `version` (the default at 0).
@@ -160,25 +182,22 @@ struct PGJournalRows {
         return DreamRecord(dream: dream, orderKey: key)
     }
 
-    /// Ends the live revision of the dream `id` at `version`, if there is one.
-    func end(_ id: UUID, of user: UUID, at version: Int) throws(PGError) {
-        try connection.execute(
-            "UPDATE dream_revisions SET until_version = $3 WHERE user_id = $1 AND dream_id = $2 AND until_version = \(Self.live)",
-            [user.uuidString, id.uuidString, String(version)])
-    }
-
-    /// Adds `record` as a revision live from `version` on.
-    func begin(_ record: DreamRecord, of user: UUID, at version: Int) throws(PGError) {
-        let dream = record.dream
-        try connection.execute("""
-            INSERT INTO dream_revisions (user_id, from_version, \(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-            """, [user.uuidString, String(version), dream.id.uuidString, record.orderKey, dream.description,
-                  dream.creature.storageName, String(dream.effects.reduce(0) { $0 | (1 << $1.ordinal) }),
-                  String(dream.numberOfCreatures), dream.dreamtOn.iso8601, String(dream.createdAt.millisecondsSince1970),
-                  String(dream.updatedAt.millisecondsSince1970)])
-    }
-
     static func corrupt(_ table: String, _ detail: String = "a row holds a value Lucid never writes") -> PGError {
         PGError(message: "\(table): \(detail)", sqlState: "XX001")
+    }
+}
+
+/// PostgreSQL array literals in text form, `{"a","b"}`: every element quoted, with the
+/// quote and the backslash escaped, so any text goes in as itself.
+enum PGArray {
+    static func literal(_ elements: [String]) -> String {
+        "{" + elements.map { element in
+            var quoted = "\""
+            for character in element.unicodeScalars {
+                if character == "\"" || character == "\\" { quoted.unicodeScalars.append("\\") }
+                quoted.unicodeScalars.append(character)
+            }
+            return quoted + "\""
+        }.joined(separator: ",") + "}"
     }
 }

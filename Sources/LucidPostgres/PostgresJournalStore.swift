@@ -170,7 +170,7 @@ public final class PostgresJournalStore: JournalStore {
                 // The answer is kept whether or not the change made a version.
                 let kept = receipt.map { $0.answer(to: commit) }
                 try storage { () throws(PGError) in
-                    if let planned { try Self.persist(planned, of: user, in: rows) }
+                    if let planned { try rows.persist(planned, of: user) }
                     if let receipt, let kept { try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user) }
                 }
                 guard let plan = planned else { return (commit, (head, keys), kept, nil as JournalEvent?) }
@@ -193,14 +193,6 @@ public final class PostgresJournalStore: JournalStore {
             if let event { relay.committed(event) }
             return commit
         }
-    }
-
-    /// Writes one version's rows and moves the head row on.
-    private static func persist(_ plan: VersionPlan, of user: UUID, in rows: PGJournalRows) throws(PGError) {
-        for id in plan.ended { try rows.end(id, of: user, at: plan.row.version) }
-        for record in plan.records { try rows.begin(record, of: user, at: plan.row.version) }
-        try rows.insert(plan.row, of: user)
-        try rows.advance(user, to: plan.row)
     }
 
     // MARK: Running SQL

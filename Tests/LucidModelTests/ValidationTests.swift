@@ -31,6 +31,13 @@ import Testing
         expectRefusal(of: update(description: description), by: before, is: .invalid([empty]))
     }
 
+    @Test(arguments: ["\u{0}", "a\u{0}", "\u{0} dream", "夢\u{0}夢"])
+    func descriptionWithANulIsRefused(description: String) {
+        let nul = FieldError(pointer: "/description", detail: "must not contain the character U+0000")
+        expectRefusal(of: .addDream(dream(description: description)), by: before, is: .invalid([nul.nested(under: "/dream")]))
+        expectRefusal(of: update(description: description), by: before, is: .invalid([nul]))
+    }
+
     @Test func blankDescriptionErrorHasTheDreamPointer() {
         #expect(empty.nested(under: "/dream") == FieldError(
             pointer: "/dream/description", detail: "must not be empty or only white space"))

@@ -154,8 +154,8 @@ public final class PostgresJournalStore: JournalStore {
     /// Writes the version `plan` makes from the journal's current head, in one transaction
     /// that holds the journal's head row: no other process can add a version in between,
     /// and the head the plan starts from is the one in the database. A `receipt` keeps its
-    /// answer in the same transaction. Once committed, the head is cached and observers hear
-    /// of the version; a plan of nil adds no version.
+    /// answer in the same transaction, also when a plan of nil adds no version. Once
+    /// committed, the head is cached and observers hear of the version.
     private func write(
         _ user: UUID, keeping receipt: Receipt?,
         _ plan: (JournalHead, OrderKeys, PGJournalRows) throws(JournalError) -> VersionPlan?
@@ -165,14 +165,15 @@ public final class PostgresJournalStore: JournalStore {
             let outcome = Result { () throws(JournalError) in try transaction { (rows) throws(JournalError) in
                 let stored = try storage { () throws(PGError) in try rows.head(of: user, locking: true) }
                 let (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
-                guard let plan = try plan(head, keys, rows) else {
-                    return (head.unchanged, (head, keys), nil as KeptAnswer?, nil as JournalEvent?)
-                }
-                let kept = receipt.map { $0.answer(to: plan.commit) }
+                let plan = try plan(head, keys, rows)
+                // A change that adds no version still answers its request: the caller sends the kept answer.
+                let commit = plan?.commit ?? head.unchanged
+                let kept = receipt.map { $0.answer(to: commit) }
                 try storage { () throws(PGError) in
-                    try Self.persist(plan, of: user, in: rows)
+                    if let plan { try Self.persist(plan, of: user, in: rows) }
                     if let receipt, let kept { try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user) }
                 }
+                guard let plan else { return (commit, (head, keys), kept, nil as JournalEvent?) }
                 var next = keys
                 plan.update(&next)
                 let event = JournalEvent(user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff, at: plan.row.at)

@@ -59,6 +59,57 @@ import Testing
         }
         #expect(try Self.stored(store, "ada", "second") == Stored(user: Self.user, passwordHash: "hash", sessionUser: nil))
     }
+
+    /// Only the username is reported as taken: another clash (an id in use) is a storage
+    /// failure, and stores nothing either.
+    @Test(arguments: StoreKind.allCases)
+    func aClashOtherThanTheUsernameIsAConstraintFailure(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.accounts()
+        try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "first")
+        let sameID = User(id: Self.user.id, username: "bob", createdAt: Self.user.createdAt)
+        #expect {
+            try store.register(sameID, passwordHash: "other", sessionTokenHash: "second")
+        } throws: { error in
+            guard case .storage(let failure) = error as? AccountError else { return false }
+            return failure.kind == .constraint
+        }
+        #expect(try Self.stored(store, "bob", "second") == Stored())
+    }
+
+    /// Sessions opened for requests sent with an idempotency key: the key remembers the
+    /// request and its session; the same request again replaces that session, another
+    /// request under the key changes nothing, and a key too old to remember starts afresh.
+    @Test(arguments: StoreKind.allCases)
+    func aKeyedRequestOpensOneSessionAndItsRetryReplacesIt(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.accounts()
+        let at = Self.user.createdAt
+        let later = Timestamp(millisecondsSince1970: at.millisecondsSince1970 + 1_000)
+        let registration = KeyedRequest(key: "register", fingerprint: Array(repeating: 1, count: 32), at: at)
+        try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "first", keeping: registration)
+        #expect(try store.keyedRequest("register", of: Self.user.id, notBefore: at) == registration.fingerprint)
+        #expect(try store.keyedRequest("register", of: Self.user.id, notBefore: later) == nil)
+        #expect(try store.keyedRequest("sign-in", of: Self.user.id, notBefore: at) == nil)
+
+        func open(_ token: String, _ request: KeyedRequest, notBefore: Timestamp = at) throws -> KeyedSession {
+            try store.openSession(tokenHash: token, for: Self.user.id, at: later, expiresAt: nil, keeping: request, notBefore: notBefore)
+        }
+        // The registration's retry replaces its first session.
+        #expect(try open("again", registration) == .reopened(closing: "first"))
+        let signIn = KeyedRequest(key: "sign-in", fingerprint: Array(repeating: 2, count: 32), at: later)
+        #expect(try open("s1", signIn) == .opened)
+        #expect(try open("s2", signIn) == .reopened(closing: "s1"))
+        let other = KeyedRequest(key: "sign-in", fingerprint: Array(repeating: 3, count: 32), at: later)
+        #expect(try open("s3", other) == .keyUsedElsewhere)
+        #expect(try ["first", "again", "s1", "s2", "s3"].map { try store.session(tokenHash: $0)?.user } == [nil, Self.user, nil, Self.user, nil])
+
+        // Once the key is too old to remember, the other request opens a session of its own.
+        let afterwards = Timestamp(millisecondsSince1970: later.millisecondsSince1970 + 1)
+        #expect(try open("s4", other, notBefore: afterwards) == .opened)
+        #expect(try store.keyedRequest("sign-in", of: Self.user.id, notBefore: later) == other.fingerprint)
+        #expect(try ["s2", "s4"].map { try store.session(tokenHash: $0)?.user } == [Self.user, Self.user])
+    }
 }
 
 @Suite struct ExpiredSessionTests {

@@ -1,6 +1,6 @@
 import Foundation
 import LucidModel
-import LucidPostgres
+@testable import LucidPostgres
 import LucidTestSupport
 import Synchronization
 import Testing
@@ -78,6 +78,51 @@ import Testing
             .change([.addDream(second, index: 0), .setFavoriteCreature(.dragon)]), .change([.addDream(first)]),
         ])
         #expect(try a.history(of: user) == b.history(of: user))
+    }
+
+    /// Random changes, undos and redos through either store, each read back through both: a
+    /// store one version behind catches up version by version, and one left further behind
+    /// than it catches up reads the journal whole, with its order keys, so that its next
+    /// writes land where a fresh store reads them.
+    @Test(arguments: 0..<4)
+    func randomWritesThroughEitherStoreAreReadAlikeThroughBoth(seed: UInt64) throws {
+        let database = try StoreDatabase(.postgres)
+        let stores = [try database.open(), try database.open()]
+        let user = UUID()
+        var random = RandomJournal(seed: seed)
+        var models: [Int: Model] = [0: .empty]
+        var versionBeforeQuiet = 0
+        for step in 0..<160 {
+            // From step 30 to 129 only the first store writes, and the second never looks.
+            let quiet = (30..<130).contains(step)
+            if step == 30 { versionBeforeQuiet = try stores[1].head(of: user).version }
+            if step == 130 {
+                // The second store is now further behind than it catches up version by version.
+                let lag = try stores[0].head(of: user).version - versionBeforeQuiet
+                #expect(lag > PostgresJournalStore.catchUpLimit, "seed \(seed)")
+            }
+            let writer = quiet ? stores[0] : stores[Int.random(in: 0..<2, using: &random.generator)]
+            let head = try writer.head(of: user)
+            let commit: Commit
+            do {
+                switch Int.random(in: 0..<10, using: &random.generator) {
+                case 0, 1: commit = try writer.undo(of: user, at: random.tick(), expecting: head.version)
+                case 2: commit = try writer.redo(of: user, at: random.tick(), expecting: head.version)
+                default: commit = try writer.apply(random.batch(for: head.model), to: user, at: random.tick(), expecting: head.version)
+                }
+            } catch JournalError.nothingToUndo, JournalError.nothingToRedo {
+                continue
+            }
+            models[commit.version] = commit.model
+            for reader in quiet ? [stores[0]] : stores {
+                #expect(try reader.head(of: user) == Snapshot(version: commit.version, model: commit.model), "seed \(seed), step \(step)")
+            }
+        }
+        let fresh = try database.open()
+        #expect(try fresh.history(of: user, limit: 500) == stores[1].history(of: user, limit: 500))
+        for (version, model) in models {
+            #expect(try fresh.model(of: user, at: version).model == model, "seed \(seed), version \(version)")
+        }
     }
 
     /// 4 threads on each store, 25 dreams each, all into one journal: every write gets a

@@ -137,7 +137,7 @@ import Testing
         }
         #expect(try store.devices(of: ada)
             == [DeviceRecord(deviceID: phone, state: .viewing, updatedAt: Self.time(1), lastSeenAt: Self.time(1))])
-        // Nothing is left half-done: the next version commits.
+        // The store writes on (in SQLite, the writer's shared transaction is intact): the next version commits.
         let added = Dream(id: dream, description: "a lantern", creature: .shark, createdAt: Self.time(3))
         #expect(try store.apply([.addDream(added)], to: ada, at: Self.time(3)).version == 1)
         #expect(try database.open().head(of: ada).version == 1)

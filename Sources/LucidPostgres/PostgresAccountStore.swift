@@ -18,19 +18,23 @@ public final class PostgresAccountStore: AccountStore {
     public func register(
         _ user: User, passwordHash: String, sessionTokenHash tokenHash: String, keeping request: KeyedRequest?
     ) throws(AccountError) {
+        let registered: Bool
         do throws(PGError) {
-            try pool.transaction { (connection) throws(PGError) in
-                try connection.execute(
-                    "INSERT INTO users (id, username, password_hash, created_at) VALUES ($1, $2, $3, $4)",
-                    [user.id.uuidString, user.username, passwordHash, String(user.createdAt.millisecondsSince1970)])
+            registered = try pool.transaction { (connection) throws(PGError) -> Bool in
+                // Only a taken name is `.usernameTaken`; any other clash (an id in use) fails as a constraint.
+                let inserted = try connection.execute("""
+                    INSERT INTO users (id, username, password_hash, created_at) VALUES ($1, $2, $3, $4)
+                    ON CONFLICT (username) DO NOTHING
+                    """, [user.id.uuidString, user.username, passwordHash, String(user.createdAt.millisecondsSince1970)]).affected
+                guard inserted == 1 else { return false }
                 try Self.insertSession(tokenHash: tokenHash, for: user.id, at: user.createdAt, expiresAt: nil, on: connection)
                 if let request { try PGBesideRows(connection: connection).keep(session: tokenHash, for: request, of: user.id) }
+                return true
             }
-        } catch where error.sqlState == "23505" {
-            throw .usernameTaken
         } catch {
             throw .storage(error.failure)
         }
+        guard registered else { throw .usernameTaken }
     }
 
     public func credentials(of username: String) throws(AccountError) -> (user: User, passwordHash: String)? {

@@ -154,8 +154,8 @@ public final class PostgresJournalStore: JournalStore {
     /// Writes the version `plan` makes from the journal's current head, in one transaction
     /// that holds the journal's head row: no other process can add a version in between,
     /// and the head the plan starts from is the one in the database. A `receipt` keeps its
-    /// answer in the same transaction. Once committed, the head is cached and observers hear
-    /// of the version; a plan of nil adds no version.
+    /// answer in the same transaction, also when a plan of nil adds no version. Once
+    /// committed, the head is cached and observers hear of the version.
     private func write(
         _ user: UUID, keeping receipt: Receipt?,
         _ plan: (JournalHead, OrderKeys, PGJournalRows) throws(JournalError) -> VersionPlan?

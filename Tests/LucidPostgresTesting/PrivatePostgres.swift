@@ -26,9 +26,11 @@ public final class PrivatePostgres: Sendable {
         let log = "\(folder)/commands.log"
         if geteuid() == 0 { try Self.run(["/bin/chown", "postgres:postgres", folder], log: log) }
         try Self.run(runAs + ["\(binaries)/initdb", "-D", "\(folder)/data", "-A", "trust", "-U", "lucid", "-E", "UTF8", "--no-sync"], log: log)
+        // fsync=off: a test server's files only have to outlive the processes that write
+        // them, not the machine, and every test makes a database of its own.
         try Self.run(runAs + [
             "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-l", "\(folder)/server.log", "-w", "-t", "30",
-            "-o", "-k \(folder) -c listen_addresses='' -c max_connections=200", "start",
+            "-o", "-k \(folder) -c listen_addresses='' -c max_connections=200 -c fsync=off", "start",
         ], log: log)
         atexit { if case .success(let server) = PrivatePostgres.shared { server.stop() } }
     }

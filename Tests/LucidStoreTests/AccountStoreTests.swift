@@ -13,25 +13,26 @@ import Testing
         var sessionUser: User?
     }
 
-    static func stored(_ store: SQLiteAccountStore, _ username: String, _ tokenHash: String) throws -> Stored {
+    static func stored(_ store: any AccountStore, _ username: String, _ tokenHash: String) throws -> Stored {
         let credentials = try store.credentials(of: username)
         return Stored(
             user: credentials?.user, passwordHash: credentials?.passwordHash, sessionUser: try store.session(tokenHash: tokenHash)?.user)
     }
 
-    @Test func registeringStoresTheUserAndItsFirstSession() throws {
-        let database = try TemporaryDatabase()
-        let store = try SQLiteAccountStore(path: database.path)
+    @Test(arguments: StoreKind.allCases)
+    func registeringStoresTheUserAndItsFirstSession(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.accounts()
         try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "token")
         #expect(try Self.stored(store, "ada", "token") == Stored(user: Self.user, passwordHash: "hash", sessionUser: Self.user))
         #expect(try store.session(tokenHash: "token")?.expiresAt == nil)
     }
 
-    @Test func aFirstSessionThatCannotBeStoredLeavesNoUser() throws {
-        let database = try TemporaryDatabase()
-        let store = try SQLiteAccountStore(path: database.path)
-        let saboteur = try database.connection()
-        try saboteur.execute("CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+    @Test(arguments: StoreKind.allCases)
+    func aFirstSessionThatCannotBeStoredLeavesNoUser(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.accounts()
+        try database.refuseWrites(to: "sessions")
 
         #expect {
             try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "token")
@@ -42,14 +43,15 @@ import Testing
         #expect(try Self.stored(store, "ada", "token") == Stored())
 
         // Nothing half-applied is in the way: the same registration succeeds once sessions can be stored.
-        try saboteur.execute("DROP TRIGGER refuse_sessions")
+        try database.allowWrites(to: "sessions")
         try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "token")
         #expect(try Self.stored(store, "ada", "token") == Stored(user: Self.user, passwordHash: "hash", sessionUser: Self.user))
     }
 
-    @Test func aTakenUsernameIsReportedAndStoresNoSession() throws {
-        let database = try TemporaryDatabase()
-        let store = try SQLiteAccountStore(path: database.path)
+    @Test(arguments: StoreKind.allCases)
+    func aTakenUsernameIsReportedAndStoresNoSession(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.accounts()
         try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "first")
         let other = User(id: UUID(), username: "ada", createdAt: Timestamp(millisecondsSince1970: 1_790_000_001_000))
         #expect(throws: AccountError.usernameTaken) {
@@ -57,14 +59,65 @@ import Testing
         }
         #expect(try Self.stored(store, "ada", "second") == Stored(user: Self.user, passwordHash: "hash", sessionUser: nil))
     }
+
+    /// Only the username is reported as taken: another clash (an id in use) is a storage
+    /// failure, and stores nothing either.
+    @Test(arguments: StoreKind.allCases)
+    func aClashOtherThanTheUsernameIsAConstraintFailure(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.accounts()
+        try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "first")
+        let sameID = User(id: Self.user.id, username: "bob", createdAt: Self.user.createdAt)
+        #expect {
+            try store.register(sameID, passwordHash: "other", sessionTokenHash: "second")
+        } throws: { error in
+            guard case .storage(let failure) = error as? AccountError else { return false }
+            return failure.kind == .constraint
+        }
+        #expect(try Self.stored(store, "bob", "second") == Stored())
+    }
+
+    /// Sessions opened for requests sent with an idempotency key: the key remembers the
+    /// request and its session; the same request again replaces that session, another
+    /// request under the key changes nothing, and a key too old to remember starts afresh.
+    @Test(arguments: StoreKind.allCases)
+    func aKeyedRequestOpensOneSessionAndItsRetryReplacesIt(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.accounts()
+        let at = Self.user.createdAt
+        let later = Timestamp(millisecondsSince1970: at.millisecondsSince1970 + 1_000)
+        let registration = KeyedRequest(key: "register", fingerprint: Array(repeating: 1, count: 32), at: at)
+        try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "first", keeping: registration)
+        #expect(try store.keyedRequest("register", of: Self.user.id, notBefore: at) == registration.fingerprint)
+        #expect(try store.keyedRequest("register", of: Self.user.id, notBefore: later) == nil)
+        #expect(try store.keyedRequest("sign-in", of: Self.user.id, notBefore: at) == nil)
+
+        func open(_ token: String, _ request: KeyedRequest, notBefore: Timestamp = at) throws -> KeyedSession {
+            try store.openSession(tokenHash: token, for: Self.user.id, at: later, expiresAt: nil, keeping: request, notBefore: notBefore)
+        }
+        // The registration's retry replaces its first session.
+        #expect(try open("again", registration) == .reopened(closing: "first"))
+        let signIn = KeyedRequest(key: "sign-in", fingerprint: Array(repeating: 2, count: 32), at: later)
+        #expect(try open("s1", signIn) == .opened)
+        #expect(try open("s2", signIn) == .reopened(closing: "s1"))
+        let other = KeyedRequest(key: "sign-in", fingerprint: Array(repeating: 3, count: 32), at: later)
+        #expect(try open("s3", other) == .keyUsedElsewhere)
+        #expect(try ["first", "again", "s1", "s2", "s3"].map { try store.session(tokenHash: $0)?.user } == [nil, Self.user, nil, Self.user, nil])
+
+        // Once the key is too old to remember, the other request opens a session of its own.
+        let afterwards = Timestamp(millisecondsSince1970: later.millisecondsSince1970 + 1)
+        #expect(try open("s4", other, notBefore: afterwards) == .opened)
+        #expect(try store.keyedRequest("sign-in", of: Self.user.id, notBefore: later) == other.fingerprint)
+        #expect(try ["s2", "s4"].map { try store.session(tokenHash: $0)?.user } == [Self.user, Self.user])
+    }
 }
 
 @Suite struct ExpiredSessionTests {
     static let user = AccountStoreTests.user
 
     /// A store with a user and sessions "s0" … expiring at these milliseconds (`nil`: never).
-    static func store(_ database: borrowing TemporaryDatabase, expiries: [Int64?]) throws -> SQLiteAccountStore {
-        let store = try SQLiteAccountStore(path: database.path)
+    static func store(_ database: StoreDatabase, expiries: [Int64?]) throws -> any AccountStore {
+        let store = try database.accounts()
         try store.register(user, passwordHash: "hash", sessionTokenHash: "first")
         for (index, expiry) in expiries.enumerated() {
             try store.createSession(
@@ -75,12 +128,13 @@ import Testing
     }
 
     /// The token hashes of every session in the database, sorted.
-    static func sessions(_ database: borrowing TemporaryDatabase) throws -> [String] {
-        try database.connection().statement("SELECT token_hash FROM sessions ORDER BY token_hash").query { $0.text(0) }
+    static func sessions(_ database: StoreDatabase) throws -> [String] {
+        try database.column("SELECT token_hash FROM sessions ORDER BY token_hash")
     }
 
-    @Test func batchesDeleteTheSoonestExpiredFirstAndNothingElse() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func batchesDeleteTheSoonestExpiredFirstAndNothingElse(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try Self.store(database, expiries: [300, nil, 100, 200, 1_000, 500])
         let now = Timestamp(millisecondsSince1970: 500)
         // Expired at 500: s0 (300), s2 (100), s3 (200), s5 (500, the instant it stops working).
@@ -93,9 +147,9 @@ import Testing
     }
 
     @Test func expiredSessionsAreFoundThroughTheIndex() throws {
-        let database = try TemporaryDatabase()
+        let database = try StoreDatabase(.sqlite)
         _ = try Self.store(database, expiries: [])
-        let plan = try database.connection().statement(
+        let plan = try Connection(path: database.location).statement(
             "EXPLAIN QUERY PLAN SELECT token_hash FROM sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?"
         ).query(.integer(0), .integer(1)) { $0.text(3) }
         #expect(plan == ["SEARCH sessions USING INDEX sessions_by_expiry (expires_at<?)"])

@@ -5,7 +5,8 @@ import Testing
 @testable import LucidStore
 
 /// Device states in the journal store: saved, read back marking the device seen, listed,
-/// forgotten, bounded per user, outside journal history, and written by the one writer.
+/// forgotten, bounded per user, outside journal history, and written beside the versions,
+/// in every kind of store.
 @Suite struct DeviceStateStoreTests {
     let ada = UUID(), bob = UUID()
     let phone = UUID(uuidString: "00000000-0000-4000-8000-000000000001")!
@@ -15,18 +16,15 @@ import Testing
     static func time(_ seconds: Int64) -> Timestamp { Timestamp(millisecondsSince1970: 1_790_000_000_000 + seconds * 1000) }
 
     /// A store whose database has the users `ids` (device states belong to a user row).
-    func store(_ database: borrowing TemporaryDatabase, users ids: [UUID]) throws -> SQLiteJournalStore {
+    func store(_ database: StoreDatabase, users ids: [UUID]) throws -> any JournalStore {
         let store = try database.open()
-        let connection = try database.connection()
-        for (index, id) in ids.enumerated() {
-            try connection.statement("INSERT INTO users (id, username, password_hash, created_at) VALUES (?, ?, 'hash', 0)")
-                .run(.text(id.uuidString), .text("user\(index)"))
-        }
+        try database.addUsers(ids)
         return store
     }
 
-    @Test func aSavedStateIsReadBackAsSavedAndReadingMarksTheDeviceSeen() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func aSavedStateIsReadBackAsSavedAndReadingMarksTheDeviceSeen(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try store(database, users: [ada])
         let state = DeviceState.selecting(dreamIDs: [dream, dream])
         #expect(try store.saveState(state, of: phone, for: ada, at: Self.time(1)))
@@ -42,15 +40,17 @@ import Testing
             == [DeviceRecord(deviceID: phone, state: .editing(dreamID: dream), updatedAt: Self.time(9), lastSeenAt: Self.time(9))])
     }
 
-    @Test func anUnknownDeviceIsNilAndMarkingItSeenWritesNothing() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func anUnknownDeviceIsNilAndMarkingItSeenWritesNothing(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try store(database, users: [ada])
         #expect(try store.state(of: phone, for: ada, seenAt: Self.time(1)) == nil)
         #expect(try store.devices(of: ada) == [])
     }
 
-    @Test func devicesAreListedLastSeenFirstAndKeptApartPerUser() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func devicesAreListedLastSeenFirstAndKeptApartPerUser(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try store(database, users: [ada, bob])
         #expect(try store.saveState(.viewing, of: tablet, for: ada, at: Self.time(1)))
         #expect(try store.saveState(.duplicating, of: phone, for: ada, at: Self.time(1)))
@@ -70,8 +70,9 @@ import Testing
             == [DeviceRecord(deviceID: phone, state: .sharing(dreamIDs: [dream]), updatedAt: Self.time(2), lastSeenAt: Self.time(2))])
     }
 
-    @Test func forgettingADeviceOfOneUserLeavesTheOthers() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func forgettingADeviceOfOneUserLeavesTheOthers(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try store(database, users: [ada, bob])
         #expect(try store.saveState(.viewing, of: phone, for: ada, at: Self.time(1)))
         #expect(try store.saveState(.viewing, of: phone, for: bob, at: Self.time(1)))
@@ -83,8 +84,9 @@ import Testing
             == [DeviceRecord(deviceID: phone, state: .viewing, updatedAt: Self.time(1), lastSeenAt: Self.time(1))])
     }
 
-    @Test func aUserKeepsAtMostTheLimitOfDevices() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func aUserKeepsAtMostTheLimitOfDevices(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try store(database, users: [ada, bob])
         let devices = (0..<StoreLimits.devices).map { _ in UUID() }
         for device in devices { #expect(try store.saveState(.viewing, of: device, for: ada, at: Self.time(1))) }
@@ -102,8 +104,9 @@ import Testing
         #expect(try store.saveState(.viewing, of: tablet, for: ada, at: Self.time(4)) == false)
     }
 
-    @Test func deviceStateIsNotJournalHistory() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func deviceStateIsNotJournalHistory(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try store(database, users: [ada])
         #expect(try store.saveState(.editing(dreamID: dream), of: phone, for: ada, at: Self.time(1)))
         #expect(try store.head(of: ada) == Snapshot(version: 0, model: .empty))
@@ -117,14 +120,12 @@ import Testing
         #expect(try store.devices(of: ada).map(\.state) == [.editing(dreamID: dream)])
     }
 
-    @Test func aFailedDeviceWriteLeavesNothingAndTheJournalWritesOn() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func aFailedDeviceWriteLeavesNothingAndTheJournalWritesOn(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try store(database, users: [ada])
         #expect(try store.saveState(.viewing, of: phone, for: ada, at: Self.time(1)))
-        try database.connection().execute("""
-            CREATE TRIGGER sabotage_insert BEFORE INSERT ON device_states BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
-            CREATE TRIGGER sabotage_update BEFORE UPDATE ON device_states BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
-            """)
+        try database.refuseWrites(to: "device_states")
         for write in [{ try store.saveState(.duplicating, of: phone, for: ada, at: Self.time(2)) },
                       { try store.saveState(.viewing, of: tablet, for: ada, at: Self.time(2)) }] as [() throws -> Bool] {
             #expect {
@@ -136,14 +137,15 @@ import Testing
         }
         #expect(try store.devices(of: ada)
             == [DeviceRecord(deviceID: phone, state: .viewing, updatedAt: Self.time(1), lastSeenAt: Self.time(1))])
-        // The writer's transaction is intact: the next version commits.
+        // The store writes on (in SQLite, the writer's shared transaction is intact): the next version commits.
         let added = Dream(id: dream, description: "a lantern", creature: .shark, createdAt: Self.time(3))
         #expect(try store.apply([.addDream(added)], to: ada, at: Self.time(3)).version == 1)
         #expect(try database.open().head(of: ada).version == 1)
     }
 
-    @Test func deviceAndJournalWritesFromManyThreadsAllLand() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func deviceAndJournalWritesFromManyThreadsAllLand(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try store(database, users: [ada])
         let devices = (0..<8).map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", $0))! }
         let saved = try Threads.map(16) { index in

@@ -1,33 +1,19 @@
 import Foundation
 import Synchronization
 import LucidModel
+import LucidPostgres
+import LucidPostgresTesting
 import Testing
 @testable import LucidStore
 
 @Suite struct FailureTests {
-    /// Makes every write to `table` fail, as a full disk or a read-only file would,
-    /// part-way through the store's transaction.
-    static func sabotage(_ table: String, in database: borrowing TemporaryDatabase) throws {
-        try database.connection().execute("""
-            CREATE TRIGGER sabotage_insert BEFORE INSERT ON \(table) BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
-            CREATE TRIGGER sabotage_update BEFORE UPDATE ON \(table) BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
-            """)
+    static func rowCounts(_ database: StoreDatabase) throws -> [Int] {
+        try ["versions", "dream_revisions"].map { table in try database.count(table) }
     }
 
-    static func repair(_ database: borrowing TemporaryDatabase) throws {
-        try database.connection().execute("DROP TRIGGER sabotage_insert; DROP TRIGGER sabotage_update;")
-    }
-
-    static func rowCounts(_ database: borrowing TemporaryDatabase) throws -> [Int] {
-        let connection = try database.connection()
-        return try ["versions", "dream_revisions"].map { table in
-            try connection.statement("SELECT count(*) FROM \(table)").query { $0.int(0) }.first ?? -1
-        }
-    }
-
-    @Test(arguments: ["versions", "dream_revisions"])
-    func aFailedWriteChangesNeitherTheHeadNorTheDatabase(table: String) throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases, ["versions", "dream_revisions"])
+    func aFailedWriteChangesNeitherTheHeadNorTheDatabase(kind: StoreKind, table: String) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let user = UUID()
         let dream = Dream(id: UUID(), description: "kept", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
@@ -41,7 +27,7 @@ import Testing
         _ = try store.undo(of: user, at: Timestamp(millisecondsSince1970: 3))
         let head = try store.head(of: user), history = try store.history(of: user), counts = try Self.rowCounts(database)
 
-        try Self.sabotage(table, in: database)
+        try database.refuseWrites(to: table)
         let at = Timestamp(millisecondsSince1970: 4)
         for attempt in [
             { try store.apply([.updateDream(id: dream.id, changes: DreamChanges(description: "changed"), at: at), .addDream(other)], to: user, at: at) },
@@ -59,15 +45,16 @@ import Testing
             #expect(try Self.rowCounts(database) == counts)
         }
 
-        try Self.repair(database)
+        try database.allowWrites(to: table)
         #expect(try store.redo(of: user, at: at).version == 4)
         var renamedDream = renamed.applied(to: dream)
         renamedDream.updatedAt = stamp
         #expect(try database.open().head(of: user).model == Model(favoriteCreature: .dragon, dreams: [renamedDream]))
     }
 
-    @Test func aFailedCommitFailsItsWholeGroupAndChangesNothing() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func aFailedCommitFailsItsWholeGroupAndChangesNothing(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let user = UUID()
         let dream = Dream(id: UUID(), description: "kept", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
@@ -75,11 +62,22 @@ import Testing
         let head = try store.head(of: user), counts = try Self.rowCounts(database)
 
         // A deferred foreign key is checked only at COMMIT, so the writes succeed and the commit fails.
-        try database.connection().execute("""
-            CREATE TABLE doomed (id INTEGER REFERENCES nowhere (id) DEFERRABLE INITIALLY DEFERRED);
-            CREATE TABLE nowhere (id INTEGER PRIMARY KEY);
-            CREATE TRIGGER doom AFTER INSERT ON versions BEGIN INSERT INTO doomed VALUES (1); END;
-            """)
+        switch kind {
+        case .sqlite:
+            try database.execute("""
+                CREATE TABLE doomed (id INTEGER REFERENCES nowhere (id) DEFERRABLE INITIALLY DEFERRED);
+                CREATE TABLE nowhere (id INTEGER PRIMARY KEY);
+                CREATE TRIGGER doom AFTER INSERT ON versions BEGIN INSERT INTO doomed VALUES (1); END;
+                """)
+        case .postgres:
+            try database.execute("""
+                CREATE TABLE nowhere (id integer PRIMARY KEY);
+                CREATE TABLE doomed (id integer REFERENCES nowhere (id) DEFERRABLE INITIALLY DEFERRED);
+                CREATE FUNCTION doom() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN INSERT INTO doomed VALUES (1); RETURN NEW; END $$;
+                CREATE TRIGGER doom AFTER INSERT ON versions FOR EACH ROW EXECUTE FUNCTION doom();
+                """)
+        }
         let at = Timestamp(millisecondsSince1970: 2)
         #expect {
             _ = try store.apply([.moveDream(id: dream.id, toIndex: 0), .setFavoriteCreature(.dragon)], to: user, at: at)
@@ -90,14 +88,15 @@ import Testing
         #expect(try store.head(of: user) == head)
         #expect(try Self.rowCounts(database) == counts)
 
-        try database.connection().execute("DROP TRIGGER doom")
+        try database.execute(kind == .sqlite ? "DROP TRIGGER doom" : "DROP TRIGGER doom ON versions")
         let commit = try store.apply([.setFavoriteCreature(.dragon)], to: user, at: at)
         #expect(commit.version == 2)
         #expect(try database.open().head(of: user) == Snapshot(version: 2, model: commit.model))
     }
 
-    @Test func concurrentWritersShareCommitsAndEveryAnswerIsDurable() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func concurrentWritersShareCommitsAndEveryAnswerIsDurable(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let users = [UUID(), UUID()]
         let answers = Mutex<[UUID: [Int]]>([:])
@@ -121,16 +120,25 @@ import Testing
         }
     }
 
-    @Test func aDatabaseThatCannotBeOpenedIsATypedError() throws {
-        let database = try TemporaryDatabase()
-        let folderAsFile = database.folder.path
-        // The lock file is made beside the path, outside the temporary folder.
-        defer { try? FileManager.default.removeItem(atPath: folderAsFile + "-lock") }
-        #expect(throws: StoreOpeningError.self) { try SQLiteJournalStore(path: folderAsFile) }
+    @Test(arguments: StoreKind.allCases)
+    func aDatabaseThatCannotBeOpenedIsATypedError(kind: StoreKind) throws {
+        switch kind {
+        case .sqlite:
+            let database = try TemporaryDatabase()
+            let folderAsFile = database.folder.path
+            // The lock file is made beside the path, outside the temporary folder.
+            defer { try? FileManager.default.removeItem(atPath: folderAsFile + "-lock") }
+            #expect(throws: StoreOpeningError.self) { try SQLiteJournalStore(path: folderAsFile) }
+        case .postgres:
+            // A database the server does not have.
+            let url = try PrivatePostgres.shared.get().url("nowhere")
+            #expect(throws: StoreOpeningError.self) { try PostgresJournalStore(url: url, connections: 1) }
+        }
     }
 
-    @Test func writersOnDifferentJournalsFromSeveralThreads() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func writersOnDifferentJournalsFromSeveralThreads(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let users = (0..<8).map { _ in UUID() }
         let failures = Mutex(0)

@@ -133,12 +133,13 @@ import Testing
         #expect(cached.bytes == JournalHead.bytes(of: cached.model))
     }
 
-    /// Heads evicted and loaded again all the time, through reader connections and outside
-    /// the writer lock, while other threads write the same journals: a head cached from a
-    /// read that a commit overtook would send the next write back to a used version.
-    @Test func headsLoadedBesideWritersAreNeverStale() throws {
-        let database = try TemporaryDatabase()
-        let store = try SQLiteJournalStore(path: database.path, headCacheBytes: 0)
+    /// Heads evicted and loaded again all the time (in SQLite through reader connections and
+    /// outside the writer lock), while other threads write the same journals: a head cached
+    /// from a read that a commit overtook would send the next write back to a used version.
+    @Test(arguments: StoreKind.allCases)
+    func headsLoadedBesideWritersAreNeverStale(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.open(headCacheBytes: 0)
         let users = (0..<3).map { _ in UUID() }
         let failures = Atomic(0), stale = Atomic(0)
         Threads.run(9) { thread in
@@ -168,11 +169,12 @@ import Testing
         }
     }
 
-    @Test func manyWritersOnManyJournalsWithNoRoomForHeads() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func manyWritersOnManyJournalsWithNoRoomForHeads(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         // No room at all: every load evicts every other head it may, so only the journals
         // written in the open group (and the newest) keep theirs.
-        let store = try SQLiteJournalStore(path: database.path, headCacheBytes: 0)
+        let store = try database.open(headCacheBytes: 0)
         let users = (0..<12).map { _ in UUID() }
         let answers = Mutex<[UUID: [Int]]>([:])
         let failures = Atomic(0)

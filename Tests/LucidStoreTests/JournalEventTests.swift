@@ -8,9 +8,9 @@ import Testing
 /// The versions a store commits reach its observers once each, in order, with the diff from
 /// the version before; and a device that comes back later reads the same events from disk.
 @Suite struct JournalEventTests {
-    @Test(arguments: 0..<6)
-    func observersHearEveryVersionInOrderAndCatchingUpReadsTheSameEvents(seed: UInt64) throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases, 0..<6)
+    func observersHearEveryVersionInOrderAndCatchingUpReadsTheSameEvents(kind: StoreKind, seed: UInt64) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let heard = HeardEvents()
         store.observe(heard)
@@ -58,16 +58,16 @@ import Testing
         #expect(throws: JournalError.versionNotFound(head + 1)) { try store.events(of: user, after: head + 1, limit: 10) }
     }
 
-    @Test func aFailedGroupIsNeverHeard() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases)
+    func aFailedGroupIsNeverHeard(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let heard = HeardEvents()
         store.observe(heard)
         let user = UUID()
         var random = RandomJournal(seed: 1)
         _ = try store.apply([.addDream(random.dream())], to: user, at: random.tick())
-        let sabotage = try database.connection()
-        try sabotage.execute("CREATE TRIGGER sabotage BEFORE INSERT ON versions BEGIN SELECT RAISE(ABORT, 'no'); END;")
+        try database.refuseWrites(to: "versions")
         #expect(throws: JournalError.self) { try store.apply([.addDream(random.dream())], to: user, at: random.tick()) }
         #expect(heard.all.map(\.version) == [1])
     }

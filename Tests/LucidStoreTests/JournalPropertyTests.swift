@@ -6,11 +6,11 @@ import Testing
 
 /// Random journals: whatever the actions, diffs apply exactly, undo walks back through every
 /// model to version 0, redo walks forward through the same models, and every version reads
-/// back whole, before and after reopening.
+/// back whole, before and after reopening, in every kind of store.
 @Suite struct JournalPropertyTests {
-    @Test(arguments: 0..<12)
-    func undoingEveryStepReturnsToVersionZeroAndRedoReturnsTheSameModels(seed: UInt64) throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases, 0..<12)
+    func undoingEveryStepReturnsToVersionZeroAndRedoReturnsTheSameModels(kind: StoreKind, seed: UInt64) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let user = UUID()
         var random = RandomJournal(seed: seed)
@@ -54,9 +54,9 @@ import Testing
         }
     }
 
-    @Test(arguments: 100..<110)
-    func interleavedUndoRedoAndChangesMatchAPlainModelOfTheStacks(seed: UInt64) throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases, 100..<110)
+    func interleavedUndoRedoAndChangesMatchAPlainModelOfTheStacks(kind: StoreKind, seed: UInt64) throws {
+        let database = try StoreDatabase(kind)
         var store = try database.open()
         let user = UUID()
         var random = RandomJournal(seed: seed)

@@ -11,8 +11,8 @@ import Testing
         Dream(id: UUID(), description: description, creature: .shark, createdAt: clock.now())
     }
 
-    @Test mutating func aNewJournalIsVersionZeroWithTheEmptyModel() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func aNewJournalIsVersionZeroWithTheEmptyModel(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         #expect(try store.head(of: user) == Snapshot(version: 0, model: .empty))
         #expect(try store.model(of: user, at: 0) == Snapshot(version: 0, model: .empty))
@@ -20,8 +20,8 @@ import Testing
         #expect(history == HistoryPage(canUndo: false, canRedo: false, items: [], nextBefore: nil))
     }
 
-    @Test mutating func aChangeAddsOneVersionWithItsActionsAndDiff() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func aChangeAddsOneVersionWithItsActionsAndDiff(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let first = dream("a lantern"), second = dream("the tide")
         let at = clock.now()
@@ -39,8 +39,8 @@ import Testing
         #expect(history.canUndo && !history.canRedo)
     }
 
-    @Test mutating func aChangeThatLeavesTheModelEqualAddsNoVersion() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func aChangeThatLeavesTheModelEqualAddsNoVersion(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let first = dream("a lantern")
         _ = try store.apply([.addDream(first)], to: user, at: clock.now())
@@ -52,8 +52,8 @@ import Testing
         #expect(try store.history(of: user).items.map(\.version) == [1])
     }
 
-    @Test mutating func aRefusedBatchChangesNothing() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func aRefusedBatchChangesNothing(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let first = dream("a lantern")
         _ = try store.apply([.addDream(first)], to: user, at: clock.now())
@@ -65,8 +65,8 @@ import Testing
         #expect(try database.open().head(of: user) == Snapshot(version: 1, model: Model(dreams: [first])))
     }
 
-    @Test mutating func anOutdatedExpectedVersionIsRefused() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func anOutdatedExpectedVersionIsRefused(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         _ = try store.apply([.addDream(dream("one"))], to: user, at: clock.now())
         let at = clock.now()
@@ -81,8 +81,8 @@ import Testing
         #expect(try store.redo(of: user, at: clock.now(), expecting: 3).version == 4)
     }
 
-    @Test mutating func undoAndRedoAppendVersionsAndNeverDeleteHistory() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func undoAndRedoAppendVersionsAndNeverDeleteHistory(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let first = dream("one")
         _ = try store.apply([.addDream(first)], to: user, at: clock.now())
@@ -117,8 +117,8 @@ import Testing
         }
     }
 
-    @Test mutating func aNewChangeEmptiesTheRedoStack() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func aNewChangeEmptiesTheRedoStack(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         _ = try store.apply([.setFavoriteCreature(.dragon)], to: user, at: clock.now())
         _ = try store.undo(of: user, at: clock.now())
@@ -133,8 +133,8 @@ import Testing
         #expect(throws: JournalError.nothingToUndo) { try store.undo(of: self.user, at: at) }
     }
 
-    @Test mutating func historyPagesNewestFirst() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func historyPagesNewestFirst(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         for creature in Creature.allCases {
             _ = try store.apply([.setFavoriteCreature(creature)], to: user, at: clock.now())
@@ -148,8 +148,8 @@ import Testing
         #expect(last.items.map(\.version) == [1] && last.nextBefore == nil)
     }
 
-    @Test mutating func historyPagesByStoredBytesAsWellAsByCount() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func historyPagesByStoredBytesAsWellAsByCount(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         // Versions whose stored actions are about 1, 2, 2, 5, 1 and 2 KB, oldest first.
         var sizes: [Int: Int] = [:]
@@ -209,16 +209,16 @@ import Testing
         #expect(costs[1][2] > costs[0][2] * 10, "late version the old way: \(costs)")
     }
 
-    @Test mutating func aVersionAfterTheHeadIsNotFound() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func aVersionAfterTheHeadIsNotFound(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         _ = try store.apply([.setFavoriteCreature(.dragon)], to: user, at: clock.now())
         #expect(throws: JournalError.versionNotFound(2)) { try store.model(of: self.user, at: 2) }
         #expect(throws: JournalError.versionNotFound(-1)) { try store.model(of: self.user, at: -1) }
     }
 
-    @Test mutating func reopeningKeepsModelsHistoryAndBothStacks() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func reopeningKeepsModelsHistoryAndBothStacks(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let first = dream("one"), second = dream("two")
         let (before, history): (Snapshot, HistoryPage)
         do {
@@ -239,8 +239,8 @@ import Testing
         #expect(try store.undo(of: user, at: clock.now()).model == Model(dreams: [first]))
     }
 
-    @Test mutating func twoUsersNeverSeeEachOthersVersions() throws {
-        let database = try TemporaryDatabase()
+    @Test(arguments: StoreKind.allCases) mutating func twoUsersNeverSeeEachOthersVersions(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let other = UUID()
         let mine = dream("mine"), theirs = dream("theirs")

@@ -10,7 +10,7 @@ import Testing
 /// may hold more than half, and actions are decoded after the connection is given back.
 @Suite struct ReadIsolationTests {
     /// A journal of `versions` changes, each adding `perVersion` dreams with descriptions of `length` characters.
-    static func fill(_ store: SQLiteJournalStore, _ user: UUID, versions: Int, perVersion: Int, length: Int) throws -> [Snapshot] {
+    static func fill(_ store: any JournalStore, _ user: UUID, versions: Int, perVersion: Int, length: Int) throws -> [Snapshot] {
         var snapshots = [Snapshot(version: 0, model: .empty)]
         for version in 1...versions {
             let at = Timestamp(millisecondsSince1970: 1_790_000_000_000 + Int64(version))
@@ -124,8 +124,11 @@ import Testing
         #expect(head.withLock { $0 } == expected)
     }
 
-    @Test func manyHeavyHistoryReadsAndOtherReadsAllGetTheirAnswers() throws {
-        let database = try TemporaryDatabase()
+    /// In every kind of store: however many heavy reads of one journal, the other journal's
+    /// reads get their answers, and every answer is right.
+    @Test(arguments: StoreKind.allCases)
+    func manyHeavyHistoryReadsAndOtherReadsAllGetTheirAnswers(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
         let store = try database.open()
         let (heavy, light) = (UUID(), UUID())
         // 12 versions of about 100 KB of actions each.

@@ -120,6 +120,26 @@ struct PGJournalRows {
             entryBelow: row[6].flatMap { Int($0) }, undoTop: row[7].flatMap { Int($0) }, redoTop: row[8].flatMap { Int($0) })
     }
 
+    /// The versions after `after` through `through`, oldest first, each with the revisions
+    /// it ended and began: two queries, however many versions.
+    func changes(of user: UUID, after: Int, through: Int) throws(PGError) -> [(row: VersionRow, ended: [DreamRecord], begun: [DreamRecord])] {
+        let rows = try versions(of: user, after: after, through: through)
+        guard !rows.isEmpty else { return [] }
+        let range = (after + 1)...through
+        var ended: [Int: [DreamRecord]] = [:], begun: [Int: [DreamRecord]] = [:]
+        for row in try connection.execute("""
+            SELECT from_version, until_version, \(Self.columns) FROM dream_revisions
+            WHERE user_id = $1 AND (from_version > $2 AND from_version <= $3 OR until_version > $2 AND until_version <= $3)
+            """, [user.uuidString, String(after), String(through)]).rows {
+            guard let from = row[0].flatMap({ Int($0) }), let until = row[1].flatMap({ Int($0) }),
+                  let record = Self.record(Array(row.dropFirst(2)))
+            else { throw Self.corrupt("dream_revisions") }
+            if range.contains(from) { begun[from, default: []].append(record) }
+            if range.contains(until) { ended[until, default: []].append(record) }
+        }
+        return rows.map { ($0, ended[$0.version] ?? [], begun[$0.version] ?? []) }
+    }
+
     /// The favorite creature at `version` (the default at 0).
     func favorite(of user: UUID, at version: Int) throws(PGError) -> Creature {
         guard version > 0 else { return .default }

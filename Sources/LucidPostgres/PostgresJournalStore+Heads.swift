@@ -58,11 +58,8 @@ extension PostgresJournalStore {
     ) throws(PGError) -> (JournalHead, OrderKeys) {
         if let start, start.head.version <= version, version - start.head.version <= catchUpLimit {
             var (head, keys) = start
-            for row in try rows.versions(of: user, after: head.version, through: version) {
-                head = head.replaying(
-                    row, ended: try rows.revisions(of: user, endedBy: row.version),
-                    begun: try rows.revisions(of: user, begunBy: row.version), keys: &keys
-                ).head
+            for change in try rows.changes(of: user, after: head.version, through: version) {
+                head = head.replaying(change.row, ended: change.ended, begun: change.begun, keys: &keys).head
             }
             guard head.version == version else { throw PGJournalRows.corrupt("versions", "version \(version) is missing") }
             return (head, keys)

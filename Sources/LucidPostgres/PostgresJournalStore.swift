@@ -102,10 +102,8 @@ public final class PostgresJournalStore: JournalStore {
         let model = Model(favoriteCreature: try rows.favorite(of: user, at: version), dreams: DreamList(records.map(\.dream)))
         var head = JournalHead(version: version, model: model, undoTop: nil, redoTop: nil, bytes: 0)
         var events: [JournalEvent] = []
-        for row in try rows.versions(of: user, after: version, through: through) {
-            let step = head.replaying(
-                row, ended: try rows.revisions(of: user, endedBy: row.version),
-                begun: try rows.revisions(of: user, begunBy: row.version), keys: &keys)
+        for (row, ended, begun) in try rows.changes(of: user, after: version, through: through) {
+            let step = head.replaying(row, ended: ended, begun: begun, keys: &keys)
             events.append(JournalEvent(user: user, version: row.version, kind: row.kind.eventKind, diff: step.diff, at: row.at))
             head = step.head
         }

@@ -128,6 +128,7 @@ public final class PostgresAccountStore: AccountStore {
         return User(id: id, username: name, createdAt: Timestamp(millisecondsSince1970: created))
     }
 
+    @discardableResult
     private func run<T>(_ body: (PGConnection) throws(PGError) -> T) throws(AccountError) -> T {
         do throws(PGError) { return try pool.withConnection(body) } catch { throw .storage(error.failure) }
     }

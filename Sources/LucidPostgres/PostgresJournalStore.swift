@@ -22,6 +22,8 @@ public final class PostgresJournalStore: JournalStore {
     let keys = Mutex<[UUID: VersionedKeys]>([:])
     /// One turn per journal in this process, so that a journal's keys have one user at a time.
     let turns = JournalTurns()
+    /// The writes waiting for their journal, written a batch at a time.
+    let writes = WriteQueues()
     /// Tells observers of versions, whichever process committed them.
     let relay: PGRelay
 
@@ -149,50 +151,6 @@ public final class PostgresJournalStore: JournalStore {
         }
     }
 
-    /// Writes the version `plan` makes from the journal's current head, in one transaction
-    /// that holds the journal's head row: no other process can add a version in between,
-    /// and the head the plan starts from is the one in the database. A `receipt` keeps its
-    /// answer in the same transaction, also when a plan of nil adds no version. Once
-    /// committed, the head is cached and observers hear of the version.
-    private func write(
-        _ user: UUID, keeping receipt: Receipt?,
-        _ plan: (JournalHead, OrderKeys, PGJournalRows) throws(JournalError) -> VersionPlan?
-    ) throws(JournalError) -> Commit {
-        try turns.withTurn(of: user) { () throws(JournalError) -> Commit in
-            let start = taken(user)
-            let outcome = Result { () throws(JournalError) in try transaction { (rows) throws(JournalError) in
-                let stored = try storage { () throws(PGError) in try rows.head(of: user, locking: true) }
-                let (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
-                let planned = try plan(head, keys, rows)
-                let commit = planned?.commit ?? head.unchanged
-                // The answer is kept whether or not the change made a version.
-                let kept = receipt.map { $0.answer(to: commit) }
-                try storage { () throws(PGError) in
-                    if let planned { try rows.persist(planned, of: user) }
-                    if let receipt, let kept { try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user) }
-                }
-                guard let plan = planned else { return (commit, (head, keys), kept, nil as JournalEvent?) }
-                var next = keys
-                plan.update(&next)
-                let event = JournalEvent(user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff, at: plan.row.at)
-                return (plan.commit, (plan.head, next), kept, event)
-            } }
-            let (commit, state, kept, event): (Commit, (JournalHead, OrderKeys), KeptAnswer?, JournalEvent?)
-            switch outcome {
-            case .success(let value): (commit, state, kept, event) = value
-            case .failure(.storage(let failure)): throw .storage(failure)
-            case .failure(let refusal):
-                // Refused before anything was written: the keys taken out still hold.
-                if let start { cache(start.head, keys: start.keys, of: user) }
-                throw refusal
-            }
-            cache(state.0, keys: state.1, of: user)
-            receipt?.settle(kept)
-            if let event { relay.committed(event) }
-            return commit
-        }
-    }
-
     // MARK: Running SQL
 
     /// Runs `body` on a pooled connection, outside any transaction of ours.
@@ -223,6 +181,7 @@ public final class PostgresJournalStore: JournalStore {
 }
 
 /// Runs `body`, reporting a PostgreSQL failure as a journal's storage failure.
+@discardableResult
 func storage<T>(_ body: () throws(PGError) -> T) throws(JournalError) -> T {
     do throws(PGError) { return try body() } catch { throw JournalError.storage(error.failure) }
 }

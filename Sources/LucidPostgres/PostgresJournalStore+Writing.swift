@@ -1,0 +1,165 @@
+import Dispatch
+import Foundation
+import LucidModel
+import LucidStore
+import Synchronization
+
+/// A write to one journal: what it plans from the head, and, once written, its outcome.
+/// The thread that made it waits while another writes it; the semaphore hands the outcome
+/// (set before the signal) from one thread to the other.
+final class PendingWrite: @unchecked Sendable {
+    typealias Plan = (JournalHead, OrderKeys, PGJournalRows) throws(JournalError) -> VersionPlan?
+
+    let receipt: Receipt?
+    /// Dropped once the write is done with: it refers to its caller's stack.
+    var plan: Plan?
+    /// Set when it is this write's thread's turn to write the queue, or when it was written.
+    var leads = false
+    var outcome: Result<(commit: Commit, kept: KeptAnswer?), JournalError>?
+    let done = DispatchSemaphore(value: 0)
+
+    init(receipt: Receipt?, plan: @escaping Plan) {
+        self.receipt = receipt
+        self.plan = plan
+    }
+}
+
+/// The writes of each journal waiting in this process. The first write of a journal leads:
+/// it writes itself and every write that queued behind it in one transaction, then hands
+/// the lead to the next write that queued meanwhile, if any. A journal's writes take turns
+/// on its row lock through the commit's flush of the log to disk, so writes queued behind
+/// one share that flush instead of waiting for one flush each.
+final class WriteQueues: Sendable {
+    private struct Queue {
+        var waiting: [PendingWrite] = []
+    }
+
+    /// A journal has an entry while one of its writes leads.
+    private let queues = Mutex<[UUID: Queue]>([:])
+
+    /// Most writes in one transaction.
+    static let batchLimit = 64
+
+    /// Queues `write`; true if it leads now (the journal had no leader).
+    func enqueue(_ write: PendingWrite, for user: UUID) -> Bool {
+        queues.withLock { queues in
+            guard queues[user] != nil else {
+                queues[user] = Queue()
+                write.leads = true
+                return true
+            }
+            queues[user]!.waiting.append(write)
+            return false
+        }
+    }
+
+    /// The writes waiting behind the leader, up to the batch limit, taken off the queue.
+    func take(for user: UUID, after leader: PendingWrite) -> [PendingWrite] {
+        queues.withLock { queues in
+            let count = min(queues[user]?.waiting.count ?? 0, Self.batchLimit - 1)
+            defer { queues[user]?.waiting.removeFirst(count) }
+            return [leader] + (queues[user]?.waiting.prefix(count) ?? [])
+        }
+    }
+
+    /// Passes the lead to the first write that queued since, or ends the journal's queue.
+    func handOff(for user: UUID) {
+        let next = queues.withLock { queues -> PendingWrite? in
+            guard let first = queues[user]?.waiting.first else {
+                queues[user] = nil
+                return nil
+            }
+            queues[user]!.waiting.removeFirst()
+            first.leads = true
+            return first
+        }
+        next?.done.signal()
+    }
+}
+
+extension PostgresJournalStore {
+    /// Writes the version `plan` makes from the journal's current head, in a transaction
+    /// that holds the journal's head row: no other process can add a version in between,
+    /// and the head the plan starts from is the one in the database. A `receipt` keeps its
+    /// answer in the same transaction, also when a plan of nil adds no version. Writes of
+    /// one journal that queue in this process meanwhile share the transaction, each in a
+    /// savepoint of its own (see ``WriteQueues``). Once committed, the head is cached and
+    /// observers hear of each version, in order.
+    func write(_ user: UUID, keeping receipt: Receipt?, _ plan: PendingWrite.Plan) throws(JournalError) -> Commit {
+        let outcome = withoutActuallyEscaping(plan) { plan in
+            let write = PendingWrite(receipt: receipt, plan: plan)
+            if !writes.enqueue(write, for: user) { write.done.wait() }
+            // Woken either written, or to lead what queued behind the last leader.
+            if write.leads { lead(write, of: user) }
+            return write.outcome ?? .failure(.storage(StoreFailure(.other, "a write ended without an outcome")))
+        }
+        let (commit, kept) = try outcome.get()
+        receipt?.settle(kept)
+        return commit
+    }
+
+    /// Writes `leader` and what queued behind it, wakes them, and hands the lead on.
+    private func lead(_ leader: PendingWrite, of user: UUID) {
+        let batch = writes.take(for: user, after: leader)
+        turns.withTurn(of: user) { commit(batch, of: user) }
+        for write in batch where write !== leader { write.done.signal() }
+        writes.handOff(for: user)
+    }
+
+    /// Writes `batch` in one transaction and sets each write's outcome: a refused write
+    /// leaves nothing (its savepoint is rolled back) and the others go on; a failure of the
+    /// transaction fails them all.
+    private func commit(_ batch: [PendingWrite], of user: UUID) {
+        // The plans must not outlive their callers' waits, written or not.
+        defer { for write in batch { write.plan = nil } }
+        let start = taken(user)
+        var outcomes: [Result<(commit: Commit, kept: KeptAnswer?), JournalError>] = []
+        var events: [JournalEvent] = []
+        let written = Result { () throws(JournalError) in
+            try transaction { (rows) throws(JournalError) -> (JournalHead, OrderKeys) in
+                let stored = try storage { () throws(PGError) in try rows.head(of: user, locking: true) }
+                var (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
+                for write in batch {
+                    try storage { () throws(PGError) in try rows.connection.execute("SAVEPOINT write") }
+                    do throws(JournalError) {
+                        let planned = try write.plan?(head, keys, rows) ?? nil
+                        let commit = planned?.commit ?? head.unchanged
+                        // The answer is kept whether or not the change made a version.
+                        let kept = write.receipt.map { $0.answer(to: commit) }
+                        try storage { () throws(PGError) in
+                            if let planned { try rows.persist(planned, of: user) }
+                            if let receipt = write.receipt, let kept {
+                                try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user)
+                            }
+                            try rows.connection.execute("RELEASE write")
+                        }
+                        if let plan = planned {
+                            plan.update(&keys)
+                            head = plan.head
+                            events.append(JournalEvent(
+                                user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff,
+                                at: plan.row.at))
+                        }
+                        outcomes.append(.success((commit, kept)))
+                    } catch {
+                        try storage { () throws(PGError) in
+                            try rows.connection.execute("ROLLBACK TO write")
+                            try rows.connection.execute("RELEASE write")
+                        }
+                        outcomes.append(.failure(error))
+                    }
+                }
+                return (head, keys)
+            }
+        }
+        switch written {
+        case .success(let (head, keys)):
+            cache(head, keys: keys, of: user)
+            for (write, outcome) in zip(batch, outcomes) { write.outcome = outcome }
+            for event in events { relay.committed(event) }
+        case .failure(let error):
+            // Nothing of the batch is on disk; the keys taken out are dropped, to be read again.
+            for write in batch { write.outcome = .failure(error) }
+        }
+    }
+}

@@ -9,7 +9,8 @@ import Synchronization
 /// The database is the only truth. A write locks its journal's head row (`journals`, `FOR
 /// UPDATE`), so writers of one journal take turns whichever process they run in, checks the
 /// version it expects against that row, and commits the version, the row's new version and a
-/// notification in one transaction. Heads of recently used journals stay in memory, but none
+/// notification in one transaction; the writes of one journal queued in this process share
+/// that transaction and its commit. Heads of recently used journals stay in memory, but none
 /// is served without proof that it is current: every read first asks the database for the
 /// journal's version (one indexed row), and a head that is behind catches up by reading only
 /// the versions it missed. So a read answered after any process acknowledged a write sees it.

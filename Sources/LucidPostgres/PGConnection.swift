@@ -63,6 +63,10 @@ public final class PGConnection: @unchecked Sendable {
         // held elsewhere is waited for as long as SQLite waits for a busy database.
         try execute("SET client_min_messages TO warning")
         try execute("SET lock_timeout TO '5s'")
+        // Every statement names one user and is answered through an index whatever its
+        // values, so one plan per statement serves: planning anew on each execution, as
+        // PostgreSQL does at first, cost more than running most of them.
+        try execute("SET plan_cache_mode TO force_generic_plan")
     }
 
     deinit { PQfinish(handle) }

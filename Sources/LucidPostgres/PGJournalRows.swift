@@ -42,8 +42,9 @@ struct PGJournalRows {
         func column(_ value: (DreamRecord) -> String) -> String? { PGArray.literal(plan.records.map(value)) }
         try connection.execute("""
             WITH ended AS (
-                UPDATE dream_revisions SET until_version = $2
-                WHERE user_id = $1 AND dream_id = ANY ($3::uuid[]) AND until_version = \(Self.live)
+                -- Each id looked up in dream_revisions_live_by_dream, whatever the plan.
+                UPDATE dream_revisions AS r SET until_version = $2 FROM unnest($3::uuid[]) AS e (id)
+                WHERE r.user_id = $1 AND r.dream_id = e.id AND r.until_version = \(Self.live)
             ), begun AS (
                 INSERT INTO dream_revisions (user_id, from_version, \(Self.columns))
                 SELECT $1, $2, r.* FROM unnest(
@@ -147,14 +148,34 @@ struct PGJournalRows {
         return row.favorite
     }
 
-    /// The change behind the stack entry that `entry` pushed, with the rows it touched.
+    /// The change behind the stack entry that `entry` pushed, with the rows it touched:
+    /// three queries (the entry, the versions around the change, the change's revisions).
     func stackChange(_ entry: Int, of user: UUID) throws(PGError) -> StackChange {
         guard let row = try version(entry, of: user) else { throw Self.corrupt("versions", "version \(entry) is missing") }
         let change = row.change
+        let around = try versions(
+            "FROM versions WHERE user_id = $1 AND version = ANY ($2::bigint[])",
+            [user.uuidString, PGArray.literal([String(change - 1), String(change)])])
+        func favorite(at version: Int) throws(PGError) -> Creature {
+            if version == 0 { return .default }
+            guard let row = around.first(where: { $0.version == version }) else {
+                throw Self.corrupt("versions", "version \(version) is missing")
+            }
+            return row.favorite
+        }
+        var before: [DreamRecord] = [], after: [DreamRecord] = []
+        for row in try connection.execute("""
+            SELECT from_version, until_version, \(Self.columns) FROM dream_revisions
+            WHERE user_id = $1 AND (from_version = $2 OR until_version = $2)
+            """, [user.uuidString, String(change)]).rows {
+            guard let from = row[0].flatMap({ Int($0) }), let record = Self.record(Array(row.dropFirst(2))) else {
+                throw Self.corrupt("dream_revisions")
+            }
+            if from == change { after.append(record) } else { before.append(record) }
+        }
         return StackChange(
-            version: change, below: row.entryBelow,
-            before: try revisions(of: user, endedBy: change), after: try revisions(of: user, begunBy: change),
-            favoriteBefore: try favorite(of: user, at: change - 1), favoriteAfter: try favorite(of: user, at: change))
+            version: change, below: row.entryBelow, before: before, after: after,
+            favoriteBefore: try favorite(at: change - 1), favoriteAfter: try favorite(at: change))
     }
 
     // MARK: Revisions
@@ -170,16 +191,6 @@ struct PGJournalRows {
     func dreams(of user: UUID, at version: Int) throws(PGError) -> [DreamRecord] {
         try records(
             "WHERE user_id = $1 AND from_version <= $2 AND until_version > $2 ORDER BY order_key", [user.uuidString, String(version)])
-    }
-
-    /// The revisions that `version` ended: the dreams it changed or removed, as they were before it.
-    func revisions(of user: UUID, endedBy version: Int) throws(PGError) -> [DreamRecord] {
-        try records("WHERE user_id = $1 AND until_version = $2", [user.uuidString, String(version)])
-    }
-
-    /// The revisions that `version` began: the dreams it changed or added, as they were after it.
-    func revisions(of user: UUID, begunBy version: Int) throws(PGError) -> [DreamRecord] {
-        try records("WHERE user_id = $1 AND from_version = $2", [user.uuidString, String(version)])
     }
 
     private func records(_ clause: String, _ parameters: [String?]) throws(PGError) -> [DreamRecord] {

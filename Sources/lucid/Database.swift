@@ -19,8 +19,8 @@ enum Database: Equatable {
         case .sqlite(let path): return path
         case .postgres(let url):
             guard var parts = URLComponents(string: url) else { return "a PostgreSQL URL that cannot be read" }
-            if parts.password != nil { parts.password = "…" }
-            parts.queryItems = parts.queryItems?.map { $0.name == "password" ? URLQueryItem(name: "password", value: "…") : $0 }
+            if parts.password != nil { parts.password = "redacted" }
+            parts.queryItems = parts.queryItems?.map { $0.name == "password" ? URLQueryItem(name: "password", value: "redacted") : $0 }
             return parts.string ?? "a PostgreSQL URL"
         }
     }

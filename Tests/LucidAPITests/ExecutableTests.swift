@@ -20,6 +20,7 @@ import Testing
         #expect(help.status == 0 && help.output.contains("lucid serve [options]") && help.output.contains("--max-body-bytes"))
         #expect(help.output.contains("--head-cache-bytes N") && help.output.contains("LUCID_HEAD_CACHE_BYTES"))
         #expect(help.output.contains("--idempotency-key-lifetime S") && help.output.contains("LUCID_IDEMPOTENCY_KEY_LIFETIME"))
+        #expect(help.output.contains("--database PATH|URL") && help.output.contains("LUCID_DATABASE_CONNECTIONS"))
         let version = try Self.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("lucid 1."))
     }
@@ -37,7 +38,7 @@ import Testing
         ["serve", "--max-concurrent-hashes=0"],
         ["serve", "--head-cache-bytes", "4096"], ["serve", "--head-cache-bytes=lots"],
         ["serve", "--idempotency-key-lifetime=59"], ["serve", "--idempotency-key-lifetime", "forever"],
-        ["serve", "--max-streams-per-user=0"],
+        ["serve", "--max-streams-per-user=0"], ["serve", "--database-connections=0"], ["serve", "--database-connections", "x"],
     ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
         let result = try Self.run(arguments)
@@ -50,6 +51,14 @@ import Testing
         let child = try ChildProcess(Self.binary, ["serve", "--port", "0"], environment: environment)
         #expect(child.waitForExit(seconds: 20) == 64, "\(environment): \(child.errors)")
         #expect(child.errors.hasPrefix("lucid: "))
+    }
+
+    @Test func anUnreachablePostgreSQLIsNamedWithoutItsPassword() throws {
+        let url = "postgresql://lucid:s3cret-word@/nowhere?host=/nonexistent-lucid-socket"
+        let child = try ChildProcess(Self.binary, ["serve", "--port", "0", "--database", url])
+        #expect(child.waitForExit(seconds: 20) == 1)
+        #expect(child.errors.contains("cannot use the database at postgresql://lucid:redacted@/nowhere"), "\(child.errors)")
+        #expect(!child.errors.contains("s3cret"), "\(child.errors)")
     }
 
     @Test func aSecondServerOnTheSameDatabaseRefusesToStartUntilTheFirstIsGone() throws {

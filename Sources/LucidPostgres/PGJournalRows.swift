@@ -28,9 +28,8 @@ struct PGJournalRows {
 
     /// Writes the version `plan` makes, in one statement (one round trip while the
     /// journal's row is locked): ends the revisions it ends, begins its new ones, adds its
-    /// row, moves the head row on, and notifies every listening process (delivered when the
-    /// transaction commits). One snapshot serves the whole statement, so the revisions it
-    /// begins are not among those it ends.
+    /// row, and moves the head row on. One snapshot serves the whole statement, so the
+    /// revisions it begins are not among those it ends.
     func persist(_ plan: VersionPlan, of user: UUID) throws(PGError) {
         let row = plan.row
         let (kind, actions, target): (String, String?, String?) = switch row.kind {
@@ -55,7 +54,6 @@ struct PGJournalRows {
                 VALUES ($1, $2, $13, $14, $15, $16, $17, $18, $19, $20)
             )
             UPDATE journals SET version = $2, undo_top = $19, redo_top = $20 WHERE user_id = $1
-            RETURNING pg_notify('\(PGRelay.channel)', $1::text || ' ' || $2::text)
             """, [
                 user.uuidString, String(row.version), PGArray.literal(plan.ended.map(\.uuidString)),
                 PGArray.literal(dreams.map(\.id.uuidString)), column(\.orderKey), column(\.dream.description),
@@ -66,6 +64,15 @@ struct PGJournalRows {
                 kind, String(row.at.millisecondsSince1970), actions, target, row.favorite.storageName,
                 row.entryBelow.map(String.init), row.undoTop.map(String.init), row.redoTop.map(String.init),
             ])
+    }
+
+    /// Tells every listening process that `user`'s journal has reached `version`. Sent after
+    /// the version's commit, in a transaction of its own: a transaction that notifies holds
+    /// a lock of the whole database from its NOTIFY until its end, so one that wrote would
+    /// make every other writer wait for its flush to disk. A notification lost between the
+    /// two is found by the listeners' sweep (see ``PGRelay``).
+    func notify(_ user: UUID, reached version: Int) throws(PGError) {
+        try connection.execute("SELECT pg_notify('\(PGRelay.channel)', $1)", ["\(user.uuidString) \(version)"])
     }
 
     // MARK: Versions

@@ -9,11 +9,11 @@ import Glibc
 /// Tells observers of new versions whichever process committed them, each journal's in
 /// order and once.
 ///
-/// A version committed here is told at once, with the diff its writer already has. Every
-/// commit also notifies the channel `lucid_versions` (in its own transaction, so only once
-/// it is durable); this relay's thread listens on a connection of its own, and for a journal
-/// someone here listens to, reads the versions it has not told yet and tells them. A
-/// notification can be missed (the listening connection drops, the server restarts), so the
+/// A version committed here is told at once, with the diff its writer already has. After
+/// every commit the writer also notifies the channel `lucid_versions`; this relay's thread
+/// listens on a connection of its own, and for a journal someone here listens to, reads the
+/// versions it has not told yet and tells them. A notification can be missed (the listening
+/// connection drops, a writer dies between its commit and its notification), so the
 /// thread also checks, every two seconds and after every reconnection, the version of each
 /// journal listened to: a missed notification delays a version, it never loses one.
 final class PGRelay: Sendable {

@@ -82,9 +82,9 @@ extension PostgresJournalStore {
     /// that holds the journal's head row: no other process can add a version in between,
     /// and the head the plan starts from is the one in the database. A `receipt` keeps its
     /// answer in the same transaction, also when a plan of nil adds no version. Writes of
-    /// one journal that queue in this process meanwhile share the transaction, each in a
-    /// savepoint of its own (see ``WriteQueues``). Once committed, the head is cached and
-    /// observers hear of each version, in order.
+    /// one journal that queue in this process meanwhile share the transaction (see
+    /// ``WriteQueues``). Once committed, the head is cached, observers hear of each version
+    /// in order, and other processes are notified.
     func write(_ user: UUID, keeping receipt: Receipt?, _ plan: PendingWrite.Plan) throws(JournalError) -> Commit {
         let outcome = withoutActuallyEscaping(plan) { plan in
             let write = PendingWrite(receipt: receipt, plan: plan)
@@ -106,9 +106,11 @@ extension PostgresJournalStore {
         writes.handOff(for: user)
     }
 
-    /// Writes `batch` in one transaction and sets each write's outcome: a refused write
-    /// leaves nothing (its savepoint is rolled back) and the others go on; a failure of the
-    /// transaction fails them all.
+    /// Writes `batch` in one transaction and sets each write's outcome. A write is refused
+    /// (or not) while it plans, before it sends a statement, so a refused write leaves
+    /// nothing and the others go on; a failed statement fails the transaction and so every
+    /// write of the batch, none of which is then on disk (as a failed group commit does in
+    /// the SQLite store). No savepoints, then: each write costs one round trip.
     private func commit(_ batch: [PendingWrite], of user: UUID) {
         // The plans must not outlive their callers' waits, written or not.
         defer { for write in batch { write.plan = nil } }
@@ -120,36 +122,36 @@ extension PostgresJournalStore {
                 let stored = try storage { () throws(PGError) in try rows.head(of: user, locking: true) }
                 var (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
                 for write in batch {
-                    try storage { () throws(PGError) in try rows.connection.execute("SAVEPOINT write") }
+                    let planned: VersionPlan?
                     do throws(JournalError) {
-                        let planned = try write.plan?(head, keys, rows) ?? nil
-                        let commit = planned?.commit ?? head.unchanged
-                        // The answer is kept whether or not the change made a version.
-                        let kept = write.receipt.map { $0.answer(to: commit) }
-                        try storage { () throws(PGError) in
-                            if let planned { try rows.persist(planned, of: user) }
-                            if let receipt = write.receipt, let kept {
-                                try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user)
-                            }
-                            try rows.connection.execute("RELEASE write")
-                        }
-                        if let plan = planned {
-                            plan.update(&keys)
-                            head = plan.head
-                            events.append(JournalEvent(
-                                user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff,
-                                at: plan.row.at))
-                        }
-                        outcomes.append(.success((commit, kept)))
+                        planned = try write.plan?(head, keys, rows) ?? nil
+                    } catch .storage(let failure) {
+                        throw .storage(failure)
                     } catch {
-                        try storage { () throws(PGError) in
-                            try rows.connection.execute("ROLLBACK TO write")
-                            try rows.connection.execute("RELEASE write")
-                        }
                         outcomes.append(.failure(error))
+                        continue
                     }
+                    let commit = planned?.commit ?? head.unchanged
+                    // The answer is kept whether or not the change made a version.
+                    let kept = write.receipt.map { $0.answer(to: commit) }
+                    try storage { () throws(PGError) in
+                        if let planned { try rows.persist(planned, of: user) }
+                        if let receipt = write.receipt, let kept {
+                            try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user)
+                        }
+                    }
+                    if let plan = planned {
+                        plan.update(&keys)
+                        head = plan.head
+                        events.append(JournalEvent(
+                            user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff,
+                            at: plan.row.at))
+                    }
+                    outcomes.append(.success((commit, kept)))
                 }
                 return (head, keys)
+            } then: { (written, rows) throws(PGError) in
+                if !events.isEmpty { try rows.notify(user, reached: written.0.version) }
             }
         }
         switch written {

@@ -66,15 +66,6 @@ struct PGJournalRows {
             ])
     }
 
-    /// Tells every listening process that `user`'s journal has reached `version`. Sent after
-    /// the version's commit, in a transaction of its own: a transaction that notifies holds
-    /// a lock of the whole database from its NOTIFY until its end, so one that wrote would
-    /// make every other writer wait for its flush to disk. A notification lost between the
-    /// two is found by the listeners' sweep (see ``PGRelay``).
-    func notify(_ user: UUID, reached version: Int) throws(PGError) {
-        try connection.execute("SELECT pg_notify('\(PGRelay.channel)', $1)", ["\(user.uuidString) \(version)"])
-    }
-
     // MARK: Versions
 
     func version(_ version: Int, of user: UUID) throws(PGError) -> VersionRow? {

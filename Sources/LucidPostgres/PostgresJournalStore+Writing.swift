@@ -150,8 +150,6 @@ extension PostgresJournalStore {
                     outcomes.append(.success((commit, kept)))
                 }
                 return (head, keys)
-            } then: { (written, rows) throws(PGError) in
-                if !events.isEmpty { try rows.notify(user, reached: written.0.version) }
             }
         }
         switch written {
@@ -159,6 +157,7 @@ extension PostgresJournalStore {
             cache(head, keys: keys, of: user)
             for (write, outcome) in zip(batch, outcomes) { write.outcome = outcome }
             for event in events { relay.committed(event) }
+            if let last = events.last { notifier.announce(user, reached: last.version) }
         case .failure(let error):
             // Nothing of the batch is on disk; the keys taken out are dropped, to be read again.
             for write in batch { write.outcome = .failure(error) }

@@ -9,8 +9,8 @@ import Synchronization
 /// The database is the only truth. A write locks its journal's head row (`journals`, `FOR
 /// UPDATE`), so writers of one journal take turns whichever process they run in, checks the
 /// version it expects against that row, and commits the version and the row's new version in
-/// one transaction (then notifies the other processes); the writes of one journal queued in
-/// this process share that transaction and its commit. Heads of recently used journals stay in memory, but none
+/// one transaction (then tells the other processes, through ``PGNotifier``); the writes of
+/// one journal queued in this process share that transaction and its commit. Heads of recently used journals stay in memory, but none
 /// is served without proof that it is current: every read first asks the database for the
 /// journal's version (one indexed row), and a head that is behind catches up by reading only
 /// the versions it missed. So a read answered after any process acknowledged a write sees it.
@@ -27,6 +27,8 @@ public final class PostgresJournalStore: JournalStore {
     let writes = WriteQueues()
     /// Tells observers of versions, whichever process committed them.
     let relay: PGRelay
+    /// Tells other processes of the versions this one commits.
+    let notifier: PGNotifier
 
     /// Order keys at a version.
     struct VersionedKeys {
@@ -55,9 +57,13 @@ public final class PostgresJournalStore: JournalStore {
         }
         if let newer { throw .newerSchema(newer) }
         relay = PGRelay(url: url, pool: pool)
+        notifier = PGNotifier(url: url)
     }
 
-    deinit { relay.stop() }
+    deinit {
+        notifier.stop()
+        relay.stop()
+    }
 
     // MARK: Reading
 
@@ -160,12 +166,8 @@ public final class PostgresJournalStore: JournalStore {
     }
 
     /// Runs `body` in a transaction begun by `begin` on a pooled connection: committed if
-    /// it returns, rolled back if it throws. Once committed, `then` runs on the same
-    /// connection, outside the transaction; its failure is not the transaction's.
-    func transaction<T>(
-        _ begin: String = "BEGIN", _ body: (PGJournalRows) throws(JournalError) -> T,
-        then: (T, PGJournalRows) throws(PGError) -> Void = { _, _ in }
-    ) throws(JournalError) -> T {
+    /// it returns, rolled back if it throws.
+    func transaction<T>(_ begin: String = "BEGIN", _ body: (PGJournalRows) throws(JournalError) -> T) throws(JournalError) -> T {
         var outcome: Result<T, JournalError>?
         try storage { () throws(PGError) in
             try pool.withConnection { (connection) throws(PGError) in
@@ -178,7 +180,6 @@ public final class PostgresJournalStore: JournalStore {
                     return
                 }
                 try connection.execute("COMMIT")
-                if case .success(let value) = outcome { try? then(value, PGJournalRows(connection: connection)) }
             }
         }
         guard let outcome else { throw .storage(StoreFailure(.other, "a transaction ended without an outcome")) }

@@ -1,0 +1,92 @@
+import Foundation
+import LucidStore
+import Synchronization
+
+/// Tells the other processes which journals reached which version, for their relays (see
+/// ``PGRelay``): on a connection of its own, many notifications in one statement, in
+/// transactions that do not wait for the disk.
+///
+/// Why not `NOTIFY` in the write's own transaction: a transaction that notifies holds one
+/// lock of the whole cluster from its commit's start until its end, so every notifying
+/// transaction would wait for the previous one's flush to disk, and writes of different
+/// journals could no longer share a flush. Here the writer only queues the version; this
+/// thread sends what has queued with `synchronous_commit` off, so the lock is held for
+/// moments. A notification lost on the way (a crash, a dropped connection) is found by the
+/// relays' sweep: it delays an event, never loses one.
+final class PGNotifier: Sendable {
+    private struct State {
+        /// The newest version to announce, per journal.
+        var queued: [UUID: Int] = [:]
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    private let wake = NSCondition()
+    private let url: String
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(url: String) {
+        self.url = url
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "lucid-notifier"
+        thread.start()
+    }
+
+    /// Queues the news that `user`'s journal reached `version`; never waits.
+    func announce(_ user: UUID, reached version: Int) {
+        state.withLock { $0.queued[user] = max($0.queued[user] ?? 0, version) }
+        wake.lock()
+        wake.signal()
+        wake.unlock()
+    }
+
+    /// Sends what is queued, then ends the thread; returns once it has ended.
+    func stop() {
+        let first = state.withLock { state in
+            defer { state.stopped = true }
+            return !state.stopped
+        }
+        guard first else { return }
+        wake.lock()
+        wake.signal()
+        wake.unlock()
+        finished.wait()
+    }
+
+    private func run() {
+        var connection: PGConnection?
+        while true {
+            wake.lock()
+            while state.withLock({ $0.queued.isEmpty && !$0.stopped }) { wake.wait() }
+            wake.unlock()
+            let (queued, stopped) = state.withLock { state in
+                defer { state.queued = [:] }
+                return (state.queued, state.stopped)
+            }
+            if !queued.isEmpty {
+                do throws(PGError) {
+                    let sending: PGConnection
+                    if let connection { sending = connection } else { sending = try Self.connect(url) }
+                    connection = sending
+                    try sending.execute(
+                        "SELECT pg_notify('\(PGRelay.channel)', payload) FROM unnest($1::text[]) AS payload",
+                        [PGArray.literal(queued.map { "\($0.key.uuidString) \($0.value)" })])
+                } catch {
+                    // Lost: the relays' sweep finds these versions. Connect again next time.
+                    connection = nil
+                }
+            }
+            if stopped { return }
+        }
+    }
+
+    /// A connection whose transactions commit without waiting for the disk.
+    private static func connect(_ url: String) throws(PGError) -> PGConnection {
+        let connection = try PGConnection(url: url)
+        try connection.execute("SET synchronous_commit TO off")
+        return connection
+    }
+}

@@ -46,6 +46,7 @@ extension PostgresJournalStore {
             keys[user] = VersionedKeys(version: head.version, keys: orderKeys)
             for journal in evicted { keys[journal] = nil }
         }
+        if !evicted.isEmpty { recent.withLock { recent in for journal in evicted { recent[journal] = nil } } }
     }
 
     /// The head and keys of `user`'s journal at `version`, which is committed: `start` if it

@@ -8,7 +8,7 @@ import Synchronization
 /// The thread that made it waits while another writes it; the semaphore hands the outcome
 /// (set before the signal) from one thread to the other.
 final class PendingWrite: @unchecked Sendable {
-    typealias Plan = (JournalHead, OrderKeys, PGJournalRows) throws(JournalError) -> VersionPlan?
+    typealias Plan = (JournalHead, OrderKeys, PlanContext) throws(JournalError) -> VersionPlan?
 
     let receipt: Receipt?
     /// Dropped once the write is done with: it refers to its caller's stack.
@@ -115,16 +115,18 @@ extension PostgresJournalStore {
         // The plans must not outlive their callers' waits, written or not.
         defer { for write in batch { write.plan = nil } }
         let start = taken(user)
+        let known = recent.withLock { $0[user] } ?? RecentChanges()
         var outcomes: [Result<(commit: Commit, kept: KeptAnswer?), JournalError>] = []
         var events: [JournalEvent] = []
         let written = Result { () throws(JournalError) in
-            try transaction { (rows) throws(JournalError) -> (JournalHead, OrderKeys) in
+            try transaction { (rows) throws(JournalError) -> (JournalHead, OrderKeys, RecentChanges) in
+                let context = PlanContext(rows: rows, user: user, recent: known)
                 let stored = try storage { () throws(PGError) in try rows.head(of: user, locking: true) }
                 var (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
                 for write in batch {
                     let planned: VersionPlan?
                     do throws(JournalError) {
-                        planned = try write.plan?(head, keys, rows) ?? nil
+                        planned = try write.plan?(head, keys, context) ?? nil
                     } catch .storage(let failure) {
                         throw .storage(failure)
                     } catch {
@@ -141,6 +143,7 @@ extension PostgresJournalStore {
                         }
                     }
                     if let plan = planned {
+                        context.record(plan, from: head, keys: keys)
                         plan.update(&keys)
                         head = plan.head
                         events.append(JournalEvent(
@@ -149,12 +152,13 @@ extension PostgresJournalStore {
                     }
                     outcomes.append(.success((commit, kept)))
                 }
-                return (head, keys)
+                return (head, keys, context.recent)
             }
         }
         switch written {
-        case .success(let (head, keys)):
+        case .success(let (head, keys, book)):
             cache(head, keys: keys, of: user)
+            recent.withLock { $0[user] = book }
             for (write, outcome) in zip(batch, outcomes) { write.outcome = outcome }
             for event in events { relay.committed(event) }
             if let last = events.last { notifier.announce(user, reached: last.version) }

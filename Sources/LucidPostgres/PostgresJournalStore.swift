@@ -25,6 +25,8 @@ public final class PostgresJournalStore: JournalStore {
     let turns = JournalTurns()
     /// The writes waiting for their journal, written a batch at a time.
     let writes = WriteQueues()
+    /// What undo and redo need of each cached journal's newest stack entries.
+    let recent = Mutex<[UUID: RecentChanges]>([:])
     /// Tells observers of versions, whichever process committed them.
     let relay: PGRelay
     /// Tells other processes of the versions this one commits.
@@ -146,14 +148,14 @@ public final class PostgresJournalStore: JournalStore {
     private func step(
         _ direction: StackDirection, of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
-        try write(user, keeping: receipt) { (head, keys, rows) throws(JournalError) in
+        try write(user, keeping: receipt) { (head, keys, context) throws(JournalError) in
             try head.check(expecting: expecting)
             let entry: Int
             switch direction {
             case .undo: guard let top = head.undoTop else { throw .nothingToUndo }; entry = top
             case .redo: guard let top = head.redoTop else { throw .nothingToRedo }; entry = top
             }
-            let change = try storage { () throws(PGError) in try rows.stackChange(entry, of: user) }
+            let change = try context.stackChange(entry)
             return head.step(direction, of: change, keys: keys, at: time)
         }
     }

@@ -53,3 +53,32 @@ import Testing
         #expect(try store.history(of: user, limit: 100).items.count == min(100, added.count))
     }
 }
+
+/// Undo and redo far down the stacks: past what a store may remember of recent changes
+/// (PostgreSQL keeps 64 entries in memory), every step still restores the model it should.
+@Suite struct DeepUndoTests {
+    @Test(arguments: StoreKind.allCases)
+    func undoingAndRedoingEightyChangesWalksEveryModelBackAndForth(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.open()
+        let user = UUID()
+        var clock = TestClock()
+        var models: [Model] = [.empty]
+        for number in 0..<80 {
+            let dream = Dream(id: UUID(), description: "dream \(number)", creature: .shark, createdAt: clock.now())
+            let actions: [Action] = number.isMultiple(of: 5) && number > 0
+                ? [.updateDream(id: models.last!.dreams[0].id, changes: DreamChanges(description: "edit \(number)"), at: clock.now()),
+                   .setFavoriteCreature(number.isMultiple(of: 2) ? .dragon : .shark)]
+                : [.addDream(dream, index: 0)]
+            models.append(try store.apply(actions, to: user, at: clock.now()).model)
+        }
+        for step in (0..<80).reversed() {
+            #expect(try store.undo(of: user, at: clock.now()).model == models[step], "undo to \(step)")
+        }
+        for step in 1...80 {
+            #expect(try store.redo(of: user, at: clock.now()).model == models[step], "redo to \(step)")
+        }
+        // A second store on the same database reads the same stacks from disk.
+        #expect(try database.open().undo(of: user, at: clock.now()).model == models[79])
+    }
+}

@@ -26,16 +26,16 @@ extension PostgresJournalStore {
     /// The cached head and order keys of `user`'s journal, if both are cached at the same
     /// version; the keys are taken out, for the caller (who holds the journal's turn) to
     /// bring back with ``cache(_:keys:of:)``.
-    func taken(_ user: UUID) -> (head: JournalHead, keys: OrderKeys)? {
+    func taken(_ user: UUID) -> (head: JournalHead, keys: JournalKeys)? {
         guard let keys = keys.withLock({ $0.removeValue(forKey: user) }),
               let head = heads.withLock({ $0.head(of: user) }), head.version == keys.version
         else { return nil }
-        return (head, keys.keys)
+        return (head, keys)
     }
 
     /// Caches `head` and its `keys`, unless a newer head is cached already; the heads the
     /// cache lets go take their keys with them.
-    func cache(_ head: JournalHead, keys orderKeys: OrderKeys, of user: UUID) {
+    func cache(_ head: JournalHead, keys orderKeys: JournalKeys, of user: UUID) {
         let evicted = heads.withLock { cache -> [UUID]? in
             if let cached = cache.head(of: user), cached.version > head.version { return nil }
             cache.insert(head, of: user)
@@ -43,7 +43,8 @@ extension PostgresJournalStore {
         }
         guard let evicted else { return }
         keys.withLock { keys in
-            keys[user] = VersionedKeys(version: head.version, keys: orderKeys)
+            orderKeys.version = head.version
+            keys[user] = orderKeys
             for journal in evicted { keys[journal] = nil }
         }
         if !evicted.isEmpty { recent.withLock { recent in for journal in evicted { recent[journal] = nil } } }
@@ -55,20 +56,22 @@ extension PostgresJournalStore {
     /// the versions in between is exact; reading the live dreams needs a snapshot that
     /// `version` is the newest of (a repeatable read, or the journal's row lock).
     static func state(
-        of user: UUID, at version: Int, from start: (head: JournalHead, keys: OrderKeys)?, in rows: PGJournalRows
-    ) throws(PGError) -> (JournalHead, OrderKeys) {
+        of user: UUID, at version: Int, from start: (head: JournalHead, keys: JournalKeys)?, in rows: PGJournalRows
+    ) throws(PGError) -> (JournalHead, JournalKeys) {
         if let start, start.head.version <= version, version - start.head.version <= catchUpLimit {
-            var (head, keys) = start
+            var head = start.head
             for change in try rows.changes(of: user, after: head.version, through: version) {
-                head = head.replaying(change.row, ended: change.ended, begun: change.begun, keys: &keys).head
+                head = head.replaying(change.row, ended: change.ended, begun: change.begun, keys: &start.keys.keys).head
             }
             guard head.version == version else { throw PGJournalRows.corrupt("versions", "version \(version) is missing") }
-            return (head, keys)
+            start.keys.version = version
+            return (head, start.keys)
         }
-        guard version > 0 else { return (.empty, OrderKeys([])) }
+        guard version > 0 else { return (.empty, JournalKeys(version: 0, keys: OrderKeys([]))) }
         guard let row = try rows.version(version, of: user) else { throw PGJournalRows.corrupt("versions", "version \(version) is missing") }
         let records = try rows.liveDreams(of: user)
-        return (JournalHead(row, model: Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))), OrderKeys(records))
+        let model = Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))
+        return (JournalHead(row, model: model), JournalKeys(version: version, keys: OrderKeys(records)))
     }
 }
 

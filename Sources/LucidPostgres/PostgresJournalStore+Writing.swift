@@ -119,14 +119,15 @@ extension PostgresJournalStore {
         var outcomes: [Result<(commit: Commit, kept: KeptAnswer?), JournalError>] = []
         var events: [JournalEvent] = []
         let written = Result { () throws(JournalError) in
-            try transaction { (rows) throws(JournalError) -> (JournalHead, OrderKeys, RecentChanges) in
+            try transaction { (rows) throws(JournalError) -> (JournalHead, JournalKeys, RecentChanges) in
                 let context = PlanContext(rows: rows, user: user, recent: known)
                 let stored = try storage { () throws(PGError) in try rows.head(of: user, locking: true) }
                 var (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
+                // The box is this batch's alone until it is cached again: its keys change in place.
                 for write in batch {
                     let planned: VersionPlan?
                     do throws(JournalError) {
-                        planned = try write.plan?(head, keys, context) ?? nil
+                        planned = try write.plan?(head, keys.keys, context) ?? nil
                     } catch .storage(let failure) {
                         throw .storage(failure)
                     } catch {
@@ -143,8 +144,9 @@ extension PostgresJournalStore {
                         }
                     }
                     if let plan = planned {
-                        context.record(plan, from: head, keys: keys)
-                        plan.update(&keys)
+                        context.record(plan, from: head, keys: keys.keys)
+                        plan.update(&keys.keys)
+                        keys.version = plan.row.version
                         head = plan.head
                         events.append(JournalEvent(
                             user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff,

@@ -20,7 +20,7 @@ public final class PostgresJournalStore: JournalStore {
     let heads: Mutex<HeadCache>
     /// The order keys of cached journals and the version they belong to. A writer or a
     /// catch-up takes a journal's keys out while it holds the journal's turn.
-    let keys = Mutex<[UUID: VersionedKeys]>([:])
+    let keys = Mutex<[UUID: JournalKeys]>([:])
     /// One turn per journal in this process, so that a journal's keys have one user at a time.
     let turns = JournalTurns()
     /// The writes waiting for their journal, written a batch at a time.
@@ -32,10 +32,17 @@ public final class PostgresJournalStore: JournalStore {
     /// Tells other processes of the versions this one commits.
     let notifier: PGNotifier
 
-    /// Order keys at a version.
-    struct VersionedKeys {
+    /// A journal's order keys at a version, in a box of their own: whoever took the box out
+    /// of ``keys`` is the only one to hold it, so a write changes the keys in place instead of
+    /// copying thousands of them.
+    final class JournalKeys: @unchecked Sendable {
         var version: Int
         var keys: OrderKeys
+
+        init(version: Int, keys: OrderKeys) {
+            self.version = version
+            self.keys = keys
+        }
     }
 
     /// How many versions a cached head may be behind and still catch up version by version;

@@ -42,27 +42,28 @@ extension Call {
     /// The versions `If-Match` names, `nil` if it is absent or `*`. Compared strongly
     /// (RFC 9110 13.1.1): a weak tag, or one that is not a version as we write it (`"+5"`,
     /// `"005"`, `"abc"`), names no version, so it is left out; an empty result means
-    /// nothing can match (412). A field that is not `*` or a list of entity tags is 400.
+    /// nothing can match (412). A field that is not `*` or a list of entity tags, plain or
+    /// percent-encoded, is 400.
     func matchedVersions() throws(Problem) -> [Int]? {
         guard let header = request.header("if-match") else { return nil }
-        if header.trimmingCharacters(in: Self.fieldWhitespace) == "*" { return nil }
-        guard let tags = EntityTag.list(header), !tags.isEmpty else {
-            throw Problem(.badRequest, "If-Match must be * or entity tags such as \"12\".")
+        switch EntityTag.condition(header) {
+        case .any: return nil
+        case .tags(let tags) where !tags.isEmpty: return tags.compactMap { $0.isWeak ? nil : $0.version }
+        case .tags, nil: throw Problem(.badRequest, "If-Match must be * or entity tags such as \"12\".")
         }
-        return tags.compactMap { $0.isWeak ? nil : $0.version }
     }
 
     /// Whether `If-None-Match` already names `version`, so a GET can answer 304. Compared
     /// weakly (RFC 9110 13.1.2): `W/"5"` and `"5"` both name version 5. A field that is not
-    /// `*` or a list of entity tags is ignored.
+    /// `*` or a list of entity tags, plain or percent-encoded, is ignored.
     func alreadyHas(version: Int) -> Bool {
         guard let header = request.header("if-none-match") else { return false }
-        if header.trimmingCharacters(in: Self.fieldWhitespace) == "*" { return true }
-        return EntityTag.list(header)?.contains { $0.version == version } ?? false
+        switch EntityTag.condition(header) {
+        case .any: return true
+        case .tags(let tags): return tags.contains { $0.version == version }
+        case nil: return false
+        }
     }
-
-    /// HTTP's optional white space around a field value.
-    private static let fieldWhitespace = CharacterSet(charactersIn: " \t")
 
     /// A query parameter as an integer within `range`, or `nil` when absent.
     func integerParameter(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {

@@ -16,11 +16,60 @@ struct EntityTag: Hashable, Sendable {
         return Int(String(decoding: opaque, as: UTF8.self))
     }
 
-    /// The entity tags of an `If-Match` or `If-None-Match` field that is a list
-    /// (`#entity-tag`: commas, optional white space, empty elements ignored), or `nil` if the
-    /// field breaks that grammar. `*` is not a list: callers check it first.
-    static func list(_ field: String) -> [EntityTag]? {
+    /// What an `If-Match` or `If-None-Match` field says: any version, or these tags.
+    enum Condition: Equatable {
+        case any
+        case tags([EntityTag])
+    }
+
+    /// The condition an `If-Match` or `If-None-Match` field states: `*`, or a list of tags;
+    /// `nil` if the field is neither. A field that is neither as it came, but is either once
+    /// percent-decoded (`%22%35%22`, `%2A`, `W%2F%225%22`), is read decoded: generated clients
+    /// percent-encode header values, and a percent-encoded value is never a valid list or
+    /// `*` (its quotes are encoded), so reading it decoded cannot change what a valid field
+    /// means.
+    static func condition(_ field: String) -> Condition? {
         let bytes = Array(field.utf8)
+        if let condition = condition(bytes) { return condition }
+        guard bytes.contains(UInt8(ascii: "%")), let decoded = percentDecoded(bytes) else { return nil }
+        return condition(decoded)
+    }
+
+    private static func condition(_ bytes: [UInt8]) -> Condition? {
+        let trimmed = bytes.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+        if Array(trimmed) == [UInt8(ascii: "*")] { return .any }
+        return list(bytes).map(Condition.tags)
+    }
+
+    /// `bytes` with every `%XX` replaced by the byte it names; `nil` if a `%` is not
+    /// followed by two hexadecimal digits.
+    private static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
+        func digit(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var decoded: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%") else {
+                decoded.append(bytes[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.count, let high = digit(bytes[index + 1]), let low = digit(bytes[index + 2]) else { return nil }
+            decoded.append(high << 4 | low)
+            index += 3
+        }
+        return decoded
+    }
+
+    /// The entity tags of a field that is a list (`#entity-tag`: commas, optional white
+    /// space, empty elements ignored), or `nil` if the field breaks that grammar.
+    private static func list(_ bytes: [UInt8]) -> [EntityTag]? {
         var tags: [EntityTag] = []
         var index = 0
         func skipWhitespace() {

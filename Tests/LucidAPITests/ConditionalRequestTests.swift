@@ -33,6 +33,25 @@ import Testing
         }
     }
 
+    /// Apple's OpenAPI runtime percent-encodes header values: `"2"` arrives as `%222%22`.
+    @Test func percentEncodedEntityTagsMeanWhatThePlainOnesDo() throws {
+        try withServer { client in
+            let token = try client.register("encoded")
+            let id = try #require(try client.addDream(token, "Original")["id"].string)
+            let stale = try client.patch(
+                "/v1/dreams/\(id)", json: ["description": "Late"], token: token, headers: [("If-Match", "%220%22")])
+            expectProblem(stale, 412, "precondition-failed")
+            let current = try client.patch(
+                "/v1/dreams/\(id)", json: ["description": "On time"], token: token, headers: [("If-Match", "%221%22")])
+            expectJSON(current, version: 2)
+            expectJSON(try client.post("/v1/undo", token: token, headers: [("If-Match", "%2A")]), version: 3)
+            for tag in ["%223%22", "W%2F%223%22", "%2A", "%221%22%2C%20%223%22"] {
+                #expect(try client.get("/v1/model", token: token, headers: [("If-None-Match", tag)]).status == 304, "\(tag)")
+            }
+            expectJSON(try client.get("/v1/model", token: token, headers: [("If-None-Match", "%222%22")]), version: 3)
+        }
+    }
+
     @Test func ifMatchThatIsNotAListOfEntityTagsIs400() throws {
         try withServer { client in
             let token = try client.register("syntax")

@@ -15,13 +15,35 @@ import Testing
         (" , ", []),
     ])
     func listsThatFollowTheGrammar(_ field: String, _ tags: [EntityTag]) {
-        #expect(EntityTag.list(field) == tags)
+        #expect(EntityTag.condition(field) == .tags(tags))
     }
 
-    @Test(arguments: ["5", #""5"#, #"5""#, #""5" "6""#, #"w/"5""#, #"W/ "5""#, #"W/5"#, "*", #"*, "1""#,
-                      #""a"b""#, "\"a\u{1}\"", "\"a b\"", #""1";"2""#])
+    @Test(arguments: ["*", " *", "*\t ", "%2A", "%2a", " %2A "])
+    func anyVersion(_ field: String) {
+        #expect(EntityTag.condition(field) == .any)
+    }
+
+    @Test(arguments: [
+        ("%225%22", [tag("5")]),
+        ("W%2F%223%22", [tag("3", weak: true)]),
+        ("W/%223%22", [tag("3", weak: true)]),
+        ("%221%22%2C%20W%2F%222%22", [tag("1"), tag("2", weak: true)]),
+        ("%22%C3%BC%22", [tag("ü")]),
+    ])
+    func percentEncodedListsReadAsIfPlain(_ field: String, _ tags: [EntityTag]) {
+        #expect(EntityTag.condition(field) == .tags(tags))
+    }
+
+    // A valid plain field is never decoded: its percent signs are part of its tags.
+    @Test func aPlainTagWithAPercentSignKeepsIt() {
+        #expect(EntityTag.condition(#""5%22""#) == .tags([Self.tag("5%22")]))
+    }
+
+    @Test(arguments: ["5", #""5"#, #"5""#, #""5" "6""#, #"w/"5""#, #"W/ "5""#, #"W/5"#, #"*, "1""#,
+                      #""a"b""#, "\"a\u{1}\"", "\"a b\"", #""1";"2""#,
+                      "%22", "%225", "%2", "%ZZ", "%22%01%22", "%2A%2C%221%22", "%%225%22"])
     func fieldsThatBreakTheGrammar(_ field: String) {
-        #expect(EntityTag.list(field) == nil)
+        #expect(EntityTag.condition(field) == nil)
     }
 
     @Test(arguments: [("0", 0), ("5", 5), ("1234567", 1_234_567), ("9223372036854775807", Int.max)])

@@ -55,9 +55,17 @@ struct StreamWriterTests {
             let other = try TestConnection(port: port, from: "127.0.0.31").request(method: "GET", path: "/plain")
             #expect(other.status == 200)
 
-            // One stream ends: its address may connect again.
+            // One stream ends: once its socket is closed, its address may connect again. (The
+            // stream's end is told just before the writer closes the socket and gives the
+            // address its place back.)
             held.removeFirst()
             #expect(ended.wait())
+            settled = 0
+            while server.openConnections != 2 && settled < 200 {
+                usleep(10_000)
+                settled += 1
+            }
+            #expect(server.openConnections == 2)
             let again = try TestConnection(port: port, from: "127.0.0.30").request(method: "GET", path: "/plain")
             #expect(again.status == 200)
         }

@@ -121,7 +121,7 @@ struct PGJournalRows {
 
     /// The versions after `after` through `through`, oldest first, each with the revisions
     /// it ended and began: two queries, however many versions.
-    func changes(of user: UUID, after: Int, through: Int) throws(PGError) -> [(row: VersionRow, ended: [DreamRecord], begun: [DreamRecord])] {
+    func changes(of user: UUID, after: Int, through: Int) throws(PGError) -> [StoredChange] {
         let rows = try versions(of: user, after: after, through: through)
         guard !rows.isEmpty else { return [] }
         let range = (after + 1)...through

@@ -96,11 +96,7 @@ public final class PostgresJournalStore: JournalStore {
         let rows = try run { (rows) throws(PGError) in
             try rows.versions(of: user, before: before ?? head.version + 1, limit: limit, budget: maxActionBytes)
         }
-        let items: [HistoryEntry]
-        do throws(StoreFailure) { items = try rows.map { (row) throws(StoreFailure) in try row.entry } } catch { throw .storage(error) }
-        let last = items.last?.version ?? 1
-        return HistoryPage(
-            canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: items, nextBefore: last > 1 ? last : nil)
+        do throws(StoreFailure) { return try HistoryPage(rows, head: head) } catch { throw .storage(error) }
     }
 
     public func events(of user: UUID, after version: Int, limit: Int) throws(JournalError) -> [JournalEvent] {
@@ -115,17 +111,9 @@ public final class PostgresJournalStore: JournalStore {
     /// The versions after `version` through `through` as events, each read as the rows it
     /// began and ended applied to the model before it.
     static func events(of user: UUID, after version: Int, through: Int, in rows: PGJournalRows) throws(PGError) -> [JournalEvent] {
-        let records = try rows.dreams(of: user, at: version)
-        var keys = OrderKeys(records)
-        let model = Model(favoriteCreature: try rows.favorite(of: user, at: version), dreams: DreamList(records.map(\.dream)))
-        var head = JournalHead(version: version, model: model, undoTop: nil, redoTop: nil, bytes: 0)
-        var events: [JournalEvent] = []
-        for (row, ended, begun) in try rows.changes(of: user, after: version, through: through) {
-            let step = head.replaying(row, ended: ended, begun: begun, keys: &keys)
-            events.append(JournalEvent(user: user, version: row.version, kind: row.kind.eventKind, diff: step.diff, at: row.at))
-            head = step.head
-        }
-        return events
+        JournalEvent.replaying(
+            try rows.changes(of: user, after: version, through: through), of: user, after: version,
+            favorite: try rows.favorite(of: user, at: version), records: try rows.dreams(of: user, at: version))
     }
 
     public func observe(_ observer: any JournalObserver) {

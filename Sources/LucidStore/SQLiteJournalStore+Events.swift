@@ -20,21 +20,13 @@ extension SQLiteJournalStore {
         let through = min(head.version, version + limit)
         return try read(user) { (tables) throws(SQLiteError) in
             try tables.reading { () throws(SQLiteError) in
+                let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
                 let records = try tables.dreams(of: user, at: version)
-                var keys = OrderKeys(records)
-                let model = Model(
-                    favoriteCreature: version == 0 ? .default : try tables.favorite(of: user, at: version),
-                    dreams: DreamList(records.map(\.dream)))
-                var head = JournalHead(version: version, model: model, undoTop: nil, redoTop: nil, bytes: 0)
-                var events: [JournalEvent] = []
-                for row in try tables.versions(of: user, after: version, through: through) {
-                    let step = head.replaying(
-                        row, ended: try tables.revisions(of: user, endedBy: row.version),
-                        begun: try tables.revisions(of: user, begunBy: row.version), keys: &keys)
-                    events.append(JournalEvent(user: user, version: row.version, kind: row.kind.eventKind, diff: step.diff, at: row.at))
-                    head = step.head
+                let changes = try tables.versions(of: user, after: version, through: through).map { (row) throws(SQLiteError) in
+                    (row: row, ended: try tables.revisions(of: user, endedBy: row.version),
+                     begun: try tables.revisions(of: user, begunBy: row.version))
                 }
-                return events
+                return JournalEvent.replaying(changes, of: user, after: version, favorite: favorite, records: records)
             }
         }
     }

@@ -82,13 +82,7 @@ public final class SQLiteJournalStore: JournalStore {
             try tables.versions(of: user, before: before ?? head.version + 1, limit: limit, budget: maxActionBytes)
         }
         // Decoded after the connection went back to the pool.
-        let items: [HistoryEntry]
-        do throws(StoreFailure) { items = try rows.map { (row) throws(StoreFailure) in try row.entry } } catch { throw .storage(error) }
-        // Versions run from 1 without gaps, so there are older ones exactly when the last is above 1.
-        let last = items.last?.version ?? 1
-        return HistoryPage(
-            canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: items,
-            nextBefore: last > 1 ? last : nil)
+        do throws(StoreFailure) { return try HistoryPage(rows, head: head) } catch { throw .storage(error) }
     }
 
     // MARK: Writing

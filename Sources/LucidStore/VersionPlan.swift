@@ -127,3 +127,35 @@ extension JournalHead {
         return (head, diff)
     }
 }
+
+/// A stored version with the revisions it ended and began: what replaying it needs.
+package typealias StoredChange = (row: VersionRow, ended: [DreamRecord], begun: [DreamRecord])
+
+extension JournalEvent {
+    /// The events of `changes`, consecutive versions oldest first, replayed from the model
+    /// at `version` (its favorite creature and the records of its dreams): each is the rows
+    /// its version began and ended applied to the model before it.
+    package static func replaying(
+        _ changes: [StoredChange], of user: UUID, after version: Int, favorite: Creature, records: [DreamRecord]
+    ) -> [JournalEvent] {
+        var keys = OrderKeys(records)
+        let model = Model(favoriteCreature: favorite, dreams: DreamList(records.map(\.dream)))
+        var head = JournalHead(version: version, model: model, undoTop: nil, redoTop: nil, bytes: 0)
+        return changes.map { change in
+            let step = head.replaying(change.row, ended: change.ended, begun: change.begun, keys: &keys)
+            head = step.head
+            return JournalEvent(user: user, version: change.row.version, kind: change.row.kind.eventKind, diff: step.diff, at: change.row.at)
+        }
+    }
+}
+
+extension HistoryPage {
+    /// The page of `rows` (newest first) of the journal whose head is `head`, decoding each
+    /// change's actions. Versions run from 1 without gaps, so there are older ones exactly
+    /// when the last is above 1.
+    package init(_ rows: [VersionRow], head: JournalHead) throws(StoreFailure) {
+        let items = try rows.map { (row) throws(StoreFailure) in try row.entry }
+        let last = items.last?.version ?? 1
+        self.init(canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: items, nextBefore: last > 1 ? last : nil)
+    }
+}

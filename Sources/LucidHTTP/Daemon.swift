@@ -48,7 +48,12 @@ final class Daemon {
             configuration.port,
             UInt32(configuration.ioThreads),
             UInt32(connectionLimit),
-            UInt32(configuration.maxConnectionsPerAddress),
+            // libmicrohttpd's own count of an address lets go of a connection only when its
+            // I/O thread next cleans up, which an idle thread may put off: a handed-over
+            // stream can count there long after it left. With the same limit as the accept
+            // policy, that backstop would refuse an address the policy admits; at twice it,
+            // it can never bind first (each socket counts at most twice) and still bounds.
+            UInt32(clamping: 2 * configuration.maxConnectionsPerAddress),
             UInt32(configuration.idleTimeoutSeconds),
             ConnectionCallbacks.acceptPolicy,
             context.toOpaque(),

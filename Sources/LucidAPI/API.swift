@@ -85,6 +85,9 @@ public struct Environment: Sendable {
 struct Call {
     let request: Request
     let parameters: [String: String]
+    /// The pattern of the route it matched (`/v1/dreams/{id}`), for logs and metrics, which
+    /// never group by raw path; `nil` until matched, and for a path no route has.
+    var route: String? = nil
     let requestID: String
     /// When the API began answering it, for the log line's duration.
     let started: ContinuousClock.Instant
@@ -241,7 +244,9 @@ public final class API: Sendable {
     private func route(_ call: inout Call) throws(Problem) -> Answer {
         switch router.match(method: call.request.method, path: call.request.path) {
         case .found(let route, let parameters):
-            call = Call(request: call.request, parameters: parameters, requestID: call.requestID, started: call.started)
+            call = Call(
+                request: call.request, parameters: parameters, route: route.pattern, requestID: call.requestID,
+                started: call.started)
             switch route.handler {
             case .now(let handler):
                 if route.keepsAnswers, let key = try Self.idempotencyKey(of: call.request) {

@@ -4,7 +4,7 @@ import LucidModel
 /// An RFC 9457 problem document: every error answer of the API.
 public struct Problem: Error, Sendable {
     /// The stable kinds of problem; the raw value ends the `type` URI.
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
         case badRequest = "bad-request"
         case unauthorized
         case registrationClosed = "registration-closed"

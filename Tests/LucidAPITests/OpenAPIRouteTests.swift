@@ -37,6 +37,24 @@ import Testing
         #expect(spec.subtracting(router).isEmpty, "routes in openapi.yaml the server lacks: \(spec.subtracting(router).sorted())")
     }
 
+    /// Error answers point at the one `Problem` schema (so that generated clients can type
+    /// them), which leaves a problem's status and title to the table in its description:
+    /// the server must answer each type with the status and title the table gives.
+    @Test func everyProblemTypeHasTheStatusAndTitleOfTheSpecsTable() throws {
+        let spec = try String(contentsOf: Self.specURL, encoding: .utf8)
+        var table: [String: (status: Int, title: String)] = [:]
+        for line in spec.split(separator: "\n") {
+            let cells = line.trimmingCharacters(in: .whitespaces).split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, cells[0].hasPrefix("`/problems/"), let status = Int(cells[1]) else { continue }
+            table[String(cells[0].dropFirst("`/problems/".count).dropLast())] = (status, cells[2])
+        }
+        #expect(Set(table.keys) == Set(Problem.Kind.allCases.map(\.rawValue)))
+        for kind in Problem.Kind.allCases {
+            #expect(table[kind.rawValue]?.status == kind.status, "\(kind.rawValue)")
+            #expect(table[kind.rawValue]?.title == kind.title, "\(kind.rawValue)")
+        }
+    }
+
     @Test func theServedSpecIsTheRepositoryFile() throws {
         #expect(EmbeddedOpenAPI.yaml == (try String(contentsOf: Self.specURL, encoding: .utf8)))
     }

@@ -219,9 +219,10 @@ public final class API: Sendable {
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         let fraction = String(micros % 1000)
         let duration = "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)ms"
-        // Method and path come from the client: escaped, so they cannot end the line or fake another.
+        // Method and path come from the client: escaped, so they cannot end the line or fake
+        // another. The path has its secrets hidden by the router (`/s/{token}`).
         let request = call.request
-        log("\(LogText.escaped(request.method)) \(LogText.escaped(request.path)) \(response.status) \(duration) "
+        log("\(LogText.escaped(request.method)) \(LogText.escaped(router.loggedPath(request.path))) \(response.status) \(duration) "
             + "user=\(call.user?.id.uuidString.lowercased() ?? "-") request=\(call.requestID)\(failure)")
     }
 

@@ -109,3 +109,44 @@ struct LogForgeryTests {
         }
     }
 }
+
+@Suite("A share's token is a secret: the log names its route, never the token")
+struct ShareLogTests {
+    @Test func aShareTokenNeverAppearsInALogLine() throws {
+        try withServer { client in
+            let token = try client.register("log-sharer")
+            let id = try #require(try client.addDream(token, "A lighthouse of cats")["id"].string)
+            let url = try #require(try client.post("/v1/shares", json: ["dreamIds": [id]], token: token).json["url"].string)
+            let secret = String(url.dropFirst("/s/".count))
+            #expect(secret.count >= 20)
+            let before = client.server.logLines.count
+
+            #expect(try client.get(url).status == 200)
+            #expect(try client.get(url, headers: [("Accept", "application/json")]).status == 200)
+            #expect(try client.get(url + "/cards/0.svg").status == 200)
+            #expect(try client.get(url + "/cards/7.svg").status == 404)
+            #expect(try client.get(url + "?page=2").status == 200)
+            #expect(try client.request("POST", url).status == 405)
+            #expect(try client.get(url + "/nothing").status == 404)
+            #expect(try client.get(url + "/").status == 404)
+            #expect(try client.get(String(url.dropLast()) + "x").status == 404)
+
+            let lines = client.server.logLines
+            #expect(lines.dropFirst(before).map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == [
+                "GET /s/{token} 200",
+                "GET /s/{token} 200",
+                "GET /s/{token}/cards/0.svg 200",
+                "GET /s/{token}/cards/7.svg 404",
+                "GET /s/{token} 200",
+                "POST /s/{token} 405",
+                "GET /s/{token}/nothing 404",
+                "GET /s/{token}/ 404",
+                "GET /s/{token} 404",
+            ])
+            for line in lines {
+                #expect(!line.contains(secret), "a log line holds a share's token: \(line)")
+                #expect(!line.contains(secret.prefix(12)), "a log line holds part of a share's token: \(line)")
+            }
+        }
+    }
+}

@@ -11,7 +11,8 @@ public enum LogLevel: String, Sendable, CaseIterable {
 }
 
 /// One line of the log as a value: a request answered, or a message of the server's. The
-/// API hands these to whoever runs it, which writes them, and tests read them whole.
+/// API hands these to whoever runs it; `LogFormat` renders them as text or as JSON, and
+/// tests read them whole.
 public enum LogRecord: Sendable, Equatable {
     case request(RequestLog)
     case message(LogMessage)

@@ -1,16 +1,17 @@
 import Dispatch
 import Foundation
 import LucidAPI
-import LucidModel
 import Synchronization
 
-/// One line per record on standard error, each with its UTC time. Lines are gathered in memory and written from a queue of their own ten
+/// One line per record on standard error, in the format chosen (`--log-format`), each with
+/// its UTC time. Lines are gathered in memory and written from a queue of their own ten
 /// times a second (or as soon as 64 KiB are waiting), so a busy server makes a few writes a
 /// second instead of one system call per request, and no request ever waits on the log: if
 /// standard error stalls (a reader that stops reading a pipe), lines past 16 MiB are dropped
 /// and counted, and the count is logged once the log moves again. `flush()` writes what is
 /// left when the server stops.
 final class Log: Sendable {
+    let format: LogFormat
     private let pending = Mutex<[UInt8]>([])
     /// Held while a batch is taken and written, so batches reach the file in order.
     private let writing = Mutex(())
@@ -25,7 +26,8 @@ final class Log: Sendable {
     private static let flushThreshold = 64 << 10
     private static let dropThreshold = 16 << 20
 
-    init() {
+    init(format: LogFormat) {
+        self.format = format
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
         timer.setEventHandler { [weak self] in self?.flush() }
@@ -36,7 +38,7 @@ final class Log: Sendable {
 
     /// Logs `record` at the time of the call; never waits on standard error.
     func write(_ record: LogRecord) {
-        let bytes = Self.line(record, at: Environment.live.now())
+        let bytes = Array((format.line(record, at: Environment.live.now()) + "\n").utf8)
         let (kept, full) = pending.withLock { pending -> (Bool, Bool) in
             guard pending.count + bytes.count <= Self.dropThreshold else { return (false, true) }
             pending.append(contentsOf: bytes)
@@ -59,16 +61,6 @@ final class Log: Sendable {
         _ = done.wait(timeout: .now() + limit)
     }
 
-    /// `record` as a line of text, its time first.
-    private static func line(_ record: LogRecord, at time: Timestamp) -> [UInt8] {
-        var bytes: [UInt8] = []
-        time.appendRFC3339(to: &bytes)
-        bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: record.text.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
-    }
-
     /// Logs `message`.
     func write(_ message: LogMessage) { write(.message(message)) }
 
@@ -82,7 +74,7 @@ final class Log: Sendable {
             }
             let lost = dropped.exchange(0, ordering: .relaxed)
             if lost > 0 {
-                bytes.append(contentsOf: Self.line(.message(.linesDropped(lost)), at: Environment.live.now()))
+                bytes.append(contentsOf: (format.line(.message(.linesDropped(lost)), at: Environment.live.now()) + "\n").utf8)
             }
             // A log that cannot be written (full disk, closed pipe) loses these lines; the
             // server goes on serving.

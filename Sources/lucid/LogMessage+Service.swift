@@ -2,6 +2,14 @@ import LucidAPI
 
 /// The messages of `lucid serve` itself: starting, stopping, and why it could not start.
 extension LogMessage {
+    /// The address the server listens on, announced on standard output.
+    static func listening(version: String, host: String, port: UInt16) -> LogMessage {
+        let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        return LogMessage(
+            .info, "listening", text: "lucid \(version) listening on \(url)",
+            fields: [.string("version", version), .string("url", url), .string("host", host), .integer("port", Int(port))])
+    }
+
     /// How many connections the server takes, all told and from one address.
     static func accepting(connections: Int, perAddress: Int) -> LogMessage {
         LogMessage(

@@ -9,7 +9,7 @@ import LucidStore
 enum Service {
     /// Returns the process exit status.
     static func run(_ configuration: Configuration) -> Int32 {
-        let log = Log()
+        let log = Log(format: configuration.logFormat)
         let server: Server
         do throws(StoreOpeningError) {
             let (journals, accounts) = try Database(configuration.database).open(
@@ -44,9 +44,9 @@ enum Service {
             return 1
         }
         log.write(.accepting(connections: server.connectionLimit, perAddress: configuration.maxConnectionsPerAddress))
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         // Written in one call and unbuffered, so whoever started us (a script, a test) sees it at once.
-        StandardStream.output("lucid \(version) listening on http://\(host):\(port)\n")
+        let listening = LogMessage.listening(version: version, host: configuration.host, port: port)
+        StandardStream.output(log.format.announcement(listening, at: Environment.live.now()) + "\n")
 
         waitForTermination()
         log.write(.stopping)

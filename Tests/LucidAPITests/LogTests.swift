@@ -147,12 +147,41 @@ struct ShareLogTests {
                 "GET /s/{token}/ - 404",
                 "GET /s/{token} /s/{token} 404",
             ])
-            let lines = client.server.logLines
+            let lines = client.server.logLines + client.server.jsonLogLines()
             #expect(!lines.isEmpty)
             for line in lines {
                 #expect(!line.contains(secret), "a log line holds a share's token: \(line)")
                 #expect(!line.contains(secret.prefix(12)), "a log line holds part of a share's token: \(line)")
             }
+        }
+    }
+}
+
+@Suite("The JSON log of a real request")
+struct JSONLogTests {
+    @Test func aRequestsRecordHasItsRouteAndUser() throws {
+        try withServer { client in
+            let token = try client.register("json-logger")
+            let me = try client.get("/v1/me", token: token)
+            let userID = try #require(me.json["id"].string)
+            let dream = try client.addDream(token, "Rode a tram of glass")
+            let id = try #require(dream["id"].string)
+            let read = try client.get("/v1/dreams/\(id)?fields=secret", token: token)
+            #expect(read.status == 200)
+            let requestID = try #require(read.header("X-Request-Id"))
+            let line = try #require(client.server.jsonLogLines().last)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["msg"] as? String == "request")
+            #expect(object["level"] as? String == "info")
+            #expect(object["method"] as? String == "GET")
+            #expect(object["route"] as? String == "/v1/dreams/{id}")
+            #expect(object["path"] as? String == "/v1/dreams/\(id)")
+            #expect(object["status"] as? Int == 200)
+            #expect((object["durationMs"] as? Double).map { $0 >= 0 } == true)
+            #expect(object["userId"] as? String == userID)
+            #expect(object["requestId"] as? String == requestID)
+            #expect(object["error"] == nil)
+            #expect(!line.contains("fields") && !line.contains("tram") && !line.contains(token))
         }
     }
 }

@@ -62,6 +62,11 @@ final class TestServer: Sendable {
     /// without their time.
     var logLines: [String] { log.records.map(\.text) }
 
+    /// The lines the API has logged so far, in order, as the JSON format writes them at `time`.
+    func jsonLogLines(at time: Timestamp = Timestamp(millisecondsSince1970: 0)) -> [String] {
+        log.records.map { LogFormat.json.line($0, at: time) }
+    }
+
     /// The API of the running server.
     var api: API? { running.withLock { $0?.api } }
 

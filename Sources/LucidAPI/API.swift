@@ -236,9 +236,15 @@ public final class API: Sendable {
         return Server(configuration: http, application: self)
     }
 
-    /// Answers `request` with the problem `problem`, logged like any answer.
+    /// Answers `request` with the problem `problem`, logged like any answer, under the route
+    /// its method and path match, if any (a 401 or 413 before the body is read); a path
+    /// refused for a control character was never routed.
     func answer(_ request: Request, with problem: Problem) -> Response {
-        finish(problem, of: Call(request: request, parameters: [:], requestID: Self.makeRequestID(), started: .now))
+        var call = Call(request: request, parameters: [:], requestID: Self.makeRequestID(), started: .now)
+        if Self.pathProblem(request.path) == nil, case .found(let route, _) = router.match(method: request.method, path: request.path) {
+            call.route = route.pattern
+        }
+        return finish(problem, of: call)
     }
 
     private func route(_ call: inout Call) throws(Problem) -> Answer {

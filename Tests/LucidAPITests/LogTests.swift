@@ -184,4 +184,17 @@ struct JSONLogTests {
             #expect(!line.contains("fields") && !line.contains("tram") && !line.contains(token))
         }
     }
+
+    @Test func aRequestTurnedAwayBeforeItsBodyNamesItsRoute() throws {
+        try withServer { client in
+            let unsigned = try client.post("/v1/dreams", json: ["description": "x"])
+            let nowhere = try client.get("/v1/nothing")
+            #expect(unsigned.status == 401 && nowhere.status == 404)
+            let requests = client.server.logRecords.compactMap { record -> RequestLog? in
+                guard case .request(let request) = record else { return nil }
+                return request
+            }
+            #expect(requests.map(\.route) == ["/v1/dreams", nil])
+        }
+    }
 }

@@ -88,7 +88,10 @@ extension API {
                 try journals.keep(KeptAnswer(error.response(requestID: call.requestID)), for: request, of: user.id)
             } catch {
                 // Not kept: a retry gets the same problem by running again, which changes nothing.
-                log("keeping an idempotent answer failed: \(LogText.escaped("\(error)")) request=\(call.requestID)")
+                log(.message(LogMessage(
+                    .warning, "keeping an idempotent answer failed",
+                    text: "keeping an idempotent answer failed: \(error) request=\(call.requestID)",
+                    fields: [.string("error", "\(error)"), .string("requestId", call.requestID)])))
             }
             throw error
         }

@@ -48,8 +48,11 @@ extension API {
         router.add("POST", "/v1/shares", keepsAnswers: false) { api, call throws(Problem) in try api.createShare(&call) }
         router.add("GET", "/v1/shares") { api, call throws(Problem) in try api.listShares(&call) }
         router.add("DELETE", "/v1/shares/{id}", keepsAnswers: false) { api, call throws(Problem) in try api.revokeShare(&call) }
-        router.add("GET", "/s/{token}", .open) { api, call throws(Problem) in try api.sharePage(&call) }
-        router.add("GET", "/s/{token}/cards/{card}", .open) { api, call throws(Problem) in try api.shareCard(&call) }
+        // The token in a share's link is its secret: logs show `/s/{token}`.
+        router.add("GET", "/s/{token}", .open, secrets: ["token"]) { api, call throws(Problem) in try api.sharePage(&call) }
+        router.add("GET", "/s/{token}/cards/{card}", .open, secrets: ["token"]) { api, call throws(Problem) in
+            try api.shareCard(&call)
+        }
         router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(&call) }
         router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(&call) }
         return router

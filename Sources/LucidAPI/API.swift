@@ -128,12 +128,13 @@ public final class API: Sendable {
     /// ones: shaped as this hasher's, matched by no password.
     let dummyHash: String
     let router: Router
-    let log: @Sendable (String) -> Void
+    let log: @Sendable (LogRecord) -> Void
 
-    /// The API over these stores; `log` receives one line per request.
+    /// The API over these stores; `log` receives a record of every request answered and a
+    /// message for anything else worth telling (a sweep, a failure the API got over).
     public init(
         journals: any JournalStore, accounts: any AccountStore, configuration: APIConfiguration = APIConfiguration(),
-        environment: Environment = .live, log: @escaping @Sendable (String) -> Void
+        environment: Environment = .live, log: @escaping @Sendable (LogRecord) -> Void
     ) {
         self.journals = journals
         self.accounts = accounts
@@ -171,10 +172,10 @@ public final class API: Sendable {
         routes.routes.map { ($0.method, $0.pattern) }
     }
 
-    /// Answers `request`, and logs it: method, path, status, duration, user id, request id,
-    /// and for a failure inside the server its detail (`error=`). Never a secret, a body, or a
-    /// query string. An answer that waits (a long poll) is logged when it goes out; a stream
-    /// when it starts.
+    /// Answers `request`, and logs it: method, route, path, status, duration, user id, request
+    /// id, and for a failure inside the server its detail. Never a secret, a body, or a query
+    /// string. An answer that waits (a long poll) is logged when it goes out; a stream when it
+    /// starts.
     public func handle(_ request: Request) -> Answer {
         respond(to: request) { (call: inout Call) throws(Problem) in
             if let problem = Self.pathProblem(call.request.path) { throw problem }
@@ -200,29 +201,28 @@ public final class API: Sendable {
         }
     }
 
-    /// The problem as the call's answer, logged with what went wrong inside the server (`error=`).
+    /// The problem as the call's answer, logged with what went wrong inside the server.
     private func finish(_ problem: Problem, of call: Call) -> Response {
-        let failure = problem.logDetail.map { " error=" + LogText.escaped(String($0.prefix(Self.logDetailLimit))) } ?? ""
+        let failure = problem.logDetail.map { String($0.prefix(Self.logDetailLimit)) }
         return finish(problem.response(requestID: call.requestID), of: call, failure: failure)
     }
 
     /// `response` with the call's request id, logged.
-    func finish(_ response: Response, of call: Call, failure: String = "") -> Response {
+    func finish(_ response: Response, of call: Call, failure: String? = nil) -> Response {
         let response = Self.tagged(response, call)
         logLine(response, of: call, failure: failure)
         return response
     }
 
-    /// Logs the line of `call` answered with `response`.
-    func logLine(_ response: Response, of call: Call, failure: String = "") {
+    /// Logs the record of `call` answered with `response`. The path is logged with its
+    /// secrets hidden by the router; the log's format escapes what came from the client.
+    func logLine(_ response: Response, of call: Call, failure: String? = nil) {
         let elapsed = ContinuousClock.now - call.started
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-        let fraction = String(micros % 1000)
-        let duration = "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)ms"
-        // Method and path come from the client: escaped, so they cannot end the line or fake another.
         let request = call.request
-        log("\(LogText.escaped(request.method)) \(LogText.escaped(request.path)) \(response.status) \(duration) "
-            + "user=\(call.user?.id.uuidString.lowercased() ?? "-") request=\(call.requestID)\(failure)")
+        log(.request(RequestLog(
+            method: request.method, route: call.route, path: router.loggedPath(request.path), status: response.status,
+            microseconds: micros, userID: call.user?.id, requestID: call.requestID, error: failure)))
     }
 
     /// The most characters of a failure's detail a log line carries: enough for any SQLite
@@ -236,9 +236,15 @@ public final class API: Sendable {
         return Server(configuration: http, application: self)
     }
 
-    /// Answers `request` with the problem `problem`, logged like any answer.
+    /// Answers `request` with the problem `problem`, logged like any answer, under the route
+    /// its method and path match, if any (a 401 or 413 before the body is read); a path
+    /// refused for a control character was never routed.
     func answer(_ request: Request, with problem: Problem) -> Response {
-        finish(problem, of: Call(request: request, parameters: [:], requestID: Self.makeRequestID(), started: .now))
+        var call = Call(request: request, parameters: [:], requestID: Self.makeRequestID(), started: .now)
+        if Self.pathProblem(request.path) == nil, case .found(let route, _) = router.match(method: request.method, path: request.path) {
+            call.route = route.pattern
+        }
+        return finish(problem, of: call)
     }
 
     private func route(_ call: inout Call) throws(Problem) -> Answer {

@@ -25,6 +25,33 @@ public struct JSONWriter {
     }
 
     public mutating func string(_ text: String) { separate(); writeString(text); needsComma = true }
+
+    /// A string that stays on its line in any reader, for log lines: besides what JSON
+    /// requires, every scalar `LogText` calls unsafe (DEL, C1 controls such as NEL, U+2028
+    /// and U+2029, which JavaScript reads as line ends, bidirectional controls) is written
+    /// as a `\u` escape, so the line holds nothing but printable text and parses back to
+    /// exactly `text`.
+    public mutating func lineSafeString(_ text: String) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": bytes.append(contentsOf: "\\\"".utf8)
+            case "\\": bytes.append(contentsOf: "\\\\".utf8)
+            case "\n": bytes.append(contentsOf: "\\n".utf8)
+            case "\r": bytes.append(contentsOf: "\\r".utf8)
+            case "\t": bytes.append(contentsOf: "\\t".utf8)
+            case _ where LogText.isUnsafe(scalar):
+                // Every unsafe scalar is below U+10000: four digits, no surrogate pair.
+                bytes.append(contentsOf: "\\u".utf8)
+                for shift: UInt32 in [12, 8, 4, 0] { bytes.append(Self.hexDigits[Int(scalar.value >> shift & 0xF)]) }
+            default: bytes.append(contentsOf: scalar.utf8)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     public mutating func int(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }

@@ -20,6 +20,8 @@ struct Router: Sendable {
         /// its answer again: every signed-in mutation but signing out, which a retry cannot
         /// repeat anyway (its token no longer signs anyone in).
         let keepsAnswers: Bool
+        /// Parameters whose values are secrets (a share's token): logs show their names instead.
+        let secrets: Set<String>
         let handler: Answering
     }
 
@@ -35,16 +37,19 @@ struct Router: Sendable {
 
     private(set) var routes: [Route] = []
 
-    /// Adds `handler` for `method` on `pattern`, where `{name}` segments capture a parameter.
-    /// Signed-in mutations keep their answers for idempotency keys unless told otherwise.
+    /// Adds `handler` for `method` on `pattern`, where `{name}` segments capture a parameter;
+    /// the values of `secrets` among them never reach a log (see `loggedPath`). Signed-in
+    /// mutations keep their answers for idempotency keys unless told otherwise.
     mutating func add(
         _ method: String, _ pattern: String, _ access: Access = .signedIn, keepsAnswers: Bool? = nil,
-        _ handler: @escaping Handler
+        secrets: Set<String> = [], _ handler: @escaping Handler
     ) {
         let mutates = method != "GET" && method != "HEAD"
+        let segments = Self.split(pattern)
+        precondition(secrets.allSatisfy { segments.contains("{\($0)}") }, "\(pattern) has no parameter \(secrets)")
         routes.append(Route(
-            method: method, pattern: pattern, segments: Self.split(pattern), access: access,
-            keepsAnswers: keepsAnswers ?? (mutates && access == .signedIn), handler: .now(handler)))
+            method: method, pattern: pattern, segments: segments, access: access,
+            keepsAnswers: keepsAnswers ?? (mutates && access == .signedIn), secrets: secrets, handler: .now(handler)))
     }
 
     /// Adds a signed-in `GET` route whose answer may wait without a thread (a long poll) or
@@ -52,7 +57,7 @@ struct Router: Sendable {
     mutating func addWaiting(_ pattern: String, _ handler: @escaping @Sendable (API, inout Call) throws(Problem) -> Answer) {
         routes.append(Route(
             method: "GET", pattern: pattern, segments: Self.split(pattern), access: .signedIn, keepsAnswers: false,
-            handler: .waiting(handler)))
+            secrets: [], handler: .waiting(handler)))
     }
 
     private static func split(_ path: String) -> [Substring] {
@@ -79,6 +84,29 @@ struct Router: Sendable {
             if route.method == "GET" { allowed.append("HEAD") }
         }
         return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
+    }
+
+    /// `path` as a log may show it: the value of every secret parameter written as its name
+    /// (`/s/{token}/cards/1.svg`). A path that only begins like a route with a secret (another
+    /// method, a wrong tail: `/s/<token>/nothing`) has it hidden too, since a client that sent
+    /// a real token there has still sent a secret.
+    func loggedPath(_ path: String) -> String {
+        var segments = Self.split(path)
+        var hidden = false
+        for route in routes where !route.secrets.isEmpty {
+            for (index, pattern) in route.segments.enumerated() where index < segments.count {
+                if pattern.hasPrefix("{") && pattern.hasSuffix("}") {
+                    guard !segments[index].isEmpty else { break }
+                    if route.secrets.contains(String(pattern.dropFirst().dropLast())) {
+                        segments[index] = pattern
+                        hidden = true
+                    }
+                } else if pattern != segments[index] {
+                    break
+                }
+            }
+        }
+        return hidden ? "/" + segments.joined(separator: "/") : path
     }
 
     private static func parameters(of route: Route, in segments: [Substring]) -> [String: String]? {

@@ -17,7 +17,7 @@ final class Sweeper: Sendable {
     private let cutoff: @Sendable () -> Timestamp
     /// Deletes up to the given number of rows older than the given time; answers how many.
     private let delete: @Sendable (Timestamp, Int) throws -> Int
-    private let log: @Sendable (String) -> Void
+    private let log: @Sendable (LogRecord) -> Void
     /// Only set in `init`; a dispatch source is safe to use from any thread.
     private nonisolated(unsafe) let timer: (any DispatchSourceTimer)?
 
@@ -25,7 +25,7 @@ final class Sweeper: Sendable {
     init(
         _ rows: String, every interval: Int?, batchSize: Int = 500, batchesPerSweep: Int = 200,
         cutoff: @escaping @Sendable () -> Timestamp, delete: @escaping @Sendable (Timestamp, Int) throws -> Int,
-        log: @escaping @Sendable (String) -> Void
+        log: @escaping @Sendable (LogRecord) -> Void
     ) {
         self.rows = rows
         self.cutoff = cutoff
@@ -56,13 +56,18 @@ final class Sweeper: Sendable {
         for _ in 0..<batchesPerSweep {
             let batch: Int
             do { batch = try delete(cutoff, batchSize) } catch {
-                log("deleting \(rows) failed after \(deleted): \(error)")
+                // A warning: the rows stay unread as if gone, and the next sweep tries again.
+                log(.message(LogMessage(
+                    .warning, "deleting \(rows) failed", text: "deleting \(rows) failed after \(deleted): \(error)",
+                    fields: [.integer("deleted", deleted), .string("error", "\(error)")])))
                 return deleted
             }
             deleted += batch
             if batch < batchSize { break }
         }
-        if deleted > 0 { log("deleted \(deleted) \(rows)") }
+        if deleted > 0 {
+            log(.message(LogMessage(.info, "deleted \(rows)", text: "deleted \(deleted) \(rows)", fields: [.integer("deleted", deleted)])))
+        }
         return deleted
     }
 }

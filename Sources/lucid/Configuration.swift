@@ -30,6 +30,8 @@ struct Configuration: Equatable {
     var idempotencyKeyLifetime = 86_400
     /// Event streams one user may hold open at once.
     var maxStreamsPerUser = 16
+    /// Lines a person reads, or JSON objects for a log shipper.
+    var logFormat = LogFormat.text
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -60,6 +62,7 @@ struct Configuration: Equatable {
         ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", integer(\.headCacheBytes, in: (1 << 20)...(1 << 44))),
         ("--idempotency-key-lifetime", "LUCID_IDEMPOTENCY_KEY_LIFETIME", integer(\.idempotencyKeyLifetime, in: 60...31_536_000)),
         ("--max-streams-per-user", "LUCID_MAX_STREAMS_PER_USER", integer(\.maxStreamsPerUser, in: 1...10_000)),
+        ("--log-format", "LUCID_LOG_FORMAT", { config, text in LogFormat(rawValue: text).map { config.logFormat = $0 } != nil }),
     ]
 
     /// Reads a whole number within `range` into the setting at `key`.
@@ -144,5 +147,7 @@ struct Configuration: Equatable {
           --max-streams-per-user N
                                   event streams (GET /v1/events) one user may hold open
                                   (LUCID_MAX_STREAMS_PER_USER; default 16)
+          --log-format FORMAT     text, or json: one JSON object per line, for a log shipper
+                                  (LUCID_LOG_FORMAT; default text)
         """
 }

@@ -109,3 +109,92 @@ struct LogForgeryTests {
         }
     }
 }
+
+@Suite("A share's token is a secret: the log names its route, never the token")
+struct ShareLogTests {
+    @Test func aShareTokenNeverAppearsInALogLine() throws {
+        try withServer { client in
+            let token = try client.register("log-sharer")
+            let id = try #require(try client.addDream(token, "A lighthouse of cats")["id"].string)
+            let url = try #require(try client.post("/v1/shares", json: ["dreamIds": [id]], token: token).json["url"].string)
+            let secret = String(url.dropFirst("/s/".count))
+            #expect(secret.count >= 20)
+            let before = client.server.logRecords.count
+
+            #expect(try client.get(url).status == 200)
+            #expect(try client.get(url, headers: [("Accept", "application/json")]).status == 200)
+            #expect(try client.get(url + "/cards/0.svg").status == 200)
+            #expect(try client.get(url + "/cards/7.svg").status == 404)
+            #expect(try client.get(url + "?page=2").status == 200)
+            #expect(try client.request("POST", url).status == 405)
+            #expect(try client.get(url + "/nothing").status == 404)
+            #expect(try client.get(url + "/").status == 404)
+            #expect(try client.get(String(url.dropLast()) + "x").status == 404)
+
+            let records = Array(client.server.logRecords.dropFirst(before))
+            let requests = records.compactMap { record -> RequestLog? in
+                guard case .request(let request) = record else { return nil }
+                return request
+            }
+            #expect(requests.map { "\($0.method) \($0.path) \($0.route ?? "-") \($0.status)" } == [
+                "GET /s/{token} /s/{token} 200",
+                "GET /s/{token} /s/{token} 200",
+                "GET /s/{token}/cards/0.svg /s/{token}/cards/{card} 200",
+                "GET /s/{token}/cards/7.svg /s/{token}/cards/{card} 404",
+                "GET /s/{token} /s/{token} 200",
+                "POST /s/{token} - 405",
+                "GET /s/{token}/nothing - 404",
+                "GET /s/{token}/ - 404",
+                "GET /s/{token} /s/{token} 404",
+            ])
+            let lines = client.server.logLines + client.server.jsonLogLines()
+            #expect(!lines.isEmpty)
+            for line in lines {
+                #expect(!line.contains(secret), "a log line holds a share's token: \(line)")
+                #expect(!line.contains(secret.prefix(12)), "a log line holds part of a share's token: \(line)")
+            }
+        }
+    }
+}
+
+@Suite("The JSON log of a real request")
+struct JSONLogTests {
+    @Test func aRequestsRecordHasItsRouteAndUser() throws {
+        try withServer { client in
+            let token = try client.register("json-logger")
+            let me = try client.get("/v1/me", token: token)
+            let userID = try #require(me.json["id"].string)
+            let dream = try client.addDream(token, "Rode a tram of glass")
+            let id = try #require(dream["id"].string)
+            let read = try client.get("/v1/dreams/\(id)?fields=secret", token: token)
+            #expect(read.status == 200)
+            let requestID = try #require(read.header("X-Request-Id"))
+            let line = try #require(client.server.jsonLogLines().last)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["msg"] as? String == "request")
+            #expect(object["level"] as? String == "info")
+            #expect(object["method"] as? String == "GET")
+            #expect(object["route"] as? String == "/v1/dreams/{id}")
+            #expect(object["path"] as? String == "/v1/dreams/\(id)")
+            #expect(object["status"] as? Int == 200)
+            #expect((object["durationMs"] as? Double).map { $0 >= 0 } == true)
+            #expect(object["userId"] as? String == userID)
+            #expect(object["requestId"] as? String == requestID)
+            #expect(object["error"] == nil)
+            #expect(!line.contains("fields") && !line.contains("tram") && !line.contains(token))
+        }
+    }
+
+    @Test func aRequestTurnedAwayBeforeItsBodyNamesItsRoute() throws {
+        try withServer { client in
+            let unsigned = try client.post("/v1/dreams", json: ["description": "x"])
+            let nowhere = try client.get("/v1/nothing")
+            #expect(unsigned.status == 401 && nowhere.status == 404)
+            let requests = client.server.logRecords.compactMap { record -> RequestLog? in
+                guard case .request(let request) = record else { return nil }
+                return request
+            }
+            #expect(requests.map(\.route) == ["/v1/dreams", nil])
+        }
+    }
+}

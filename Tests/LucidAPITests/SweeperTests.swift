@@ -20,21 +20,48 @@ import Testing
                 tokenHash: "t\(second)", for: user.id, at: Timestamp(millisecondsSince1970: 0),
                 expiresAt: Timestamp(millisecondsSince1970: Int64(second) * 1000))
         }
-        let lines = Mutex<[String]>([])
+        let records = Mutex<[LogRecord]>([])
         let sweeper = Sweeper(
             "expired sessions", every: nil, batchSize: 10, batchesPerSweep: 2,
             cutoff: { Timestamp(millisecondsSince1970: 50_000) },
             delete: { try accounts.deleteExpiredSessions(at: $0, limit: $1) },
-            log: { line in lines.withLock { $0.append(line) } })
+            log: { record in records.withLock { $0.append(record) } })
 
         // Two batches of ten per sweep: the backlog takes two sweeps, then there is nothing left.
         #expect(sweeper.sweep() == 20)
         #expect(sweeper.sweep() == 5)
         #expect(sweeper.sweep() == 0)
-        #expect(lines.withLock { $0 } == ["deleted 20 expired sessions", "deleted 5 expired sessions"])
+        #expect(records.withLock { $0 } == [
+            .message(LogMessage(.info, "deleted expired sessions", text: "deleted 20 expired sessions", fields: [.integer("deleted", 20)])),
+            .message(LogMessage(.info, "deleted expired sessions", text: "deleted 5 expired sessions", fields: [.integer("deleted", 5)])),
+        ])
+        #expect(records.withLock { $0 }.map(\.text) == ["deleted 20 expired sessions", "deleted 5 expired sessions"])
         let remaining = try Connection(path: path).statement("SELECT token_hash FROM sessions ORDER BY token_hash")
             .query { $0.text(0) }
         #expect(remaining == ["forever", "t100", "t101", "t102", "t103", "t104"])
+    }
+
+    @Test func aFailedSweepIsAWarningWithWhatItDeletedAndWhy() {
+        struct Refused: Error, CustomStringConvertible {
+            var description: String { "SQLite error 8: attempt to write a readonly database" }
+        }
+        let records = Mutex<[LogRecord]>([])
+        let calls = Mutex(0)
+        let sweeper = Sweeper(
+            "expired shares", every: nil, batchSize: 10, cutoff: { Timestamp(millisecondsSince1970: 0) },
+            delete: { _, limit in
+                // One full batch, then the database refuses.
+                guard calls.withLock({ $0 += 1; return $0 }) == 1 else { throw Refused() }
+                return limit
+            },
+            log: { record in records.withLock { $0.append(record) } })
+        #expect(sweeper.sweep() == 10)
+        #expect(records.withLock { $0 } == [
+            .message(LogMessage(
+                .warning, "deleting expired shares failed",
+                text: "deleting expired shares failed after 10: SQLite error 8: attempt to write a readonly database",
+                fields: [.integer("deleted", 10), .string("error", "SQLite error 8: attempt to write a readonly database")])),
+        ])
     }
 
     @Test func theAPISweepsOnItsOwnTimer() throws {

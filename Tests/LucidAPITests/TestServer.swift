@@ -30,13 +30,13 @@ final class TestClock: Sendable {
     }
 }
 
-/// The lines a server logs, kept for the test to read.
+/// The records a server logs, kept for the test to read.
 final class LogBook: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Mutex<[LogRecord]>([])
 
-    var lines: [String] { storage.withLock { $0 } }
+    var records: [LogRecord] { storage.withLock { $0 } }
 
-    func append(_ line: String) { storage.withLock { $0.append(line) } }
+    func append(_ record: LogRecord) { storage.withLock { $0.append(record) } }
 }
 
 /// A real Lucid server on 127.0.0.1, port 0, over a database in its own temporary folder.
@@ -55,8 +55,17 @@ final class TestServer: Sendable {
         self.clock = clock
     }
 
-    /// The lines the API has logged so far, in order.
-    var logLines: [String] { log.lines }
+    /// The records the API has logged so far, in order.
+    var logRecords: [LogRecord] { log.records }
+
+    /// The lines the API has logged so far, in order, as the text format writes them
+    /// without their time.
+    var logLines: [String] { log.records.map(\.text) }
+
+    /// The lines the API has logged so far, in order, as the JSON format writes them at `time`.
+    func jsonLogLines(at time: Timestamp = Timestamp(millisecondsSince1970: 0)) -> [String] {
+        log.records.map { LogFormat.json.line($0, at: time) }
+    }
 
     /// The API of the running server.
     var api: API? { running.withLock { $0?.api } }
@@ -79,7 +88,7 @@ final class TestServer: Sendable {
         let (journals, accounts) = try database.open()
         let api = API(
             journals: journals, accounts: accounts, configuration: configuration,
-            environment: clock?.environment ?? .live, log: { [log] line in log.append(line) })
+            environment: clock?.environment ?? .live, log: { [log] record in log.append(record) })
         let server = api.server(ServerConfiguration(host: "127.0.0.1", port: 0, ioThreads: 2, workers: 2))
         let port = try server.start()
         running.withLock { $0 = (server, api, port) }

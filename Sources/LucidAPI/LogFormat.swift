@@ -1,0 +1,60 @@
+import LucidModel
+
+/// How the log is written. `text`: the time and a line a person reads, as Lucid has always
+/// written it. `json`: one JSON object per line for a log shipper, with `time`, `level` and
+/// `msg`, then the record's fields. Either way one record is one line whatever a client
+/// sent: what could end a line or pass for something else is escaped.
+public enum LogFormat: String, Sendable, CaseIterable {
+    case text, json
+
+    /// `record` as one line logged at `time`, without its newline.
+    public func line(_ record: LogRecord, at time: Timestamp) -> String {
+        switch self {
+        case .text: time.rfc3339 + " " + record.text
+        case .json: Self.json(record, at: time)
+        }
+    }
+
+    /// The start-up announcement on standard output, where whoever started the server looks
+    /// for its address: in text the sentence alone, with no time, as scripts have always read
+    /// it (`lucid 1.0.0 listening on http://127.0.0.1:8080`); in JSON a line like any other.
+    public func announcement(_ message: LogMessage, at time: Timestamp) -> String {
+        switch self {
+        case .text: LogText.escaped(message.text)
+        case .json: Self.json(.message(message), at: time)
+        }
+    }
+
+    /// `{"time":…,"level":…,"msg":…,…}`: every string line-safe (see `JSONWriter.lineSafeString`).
+    private static func json(_ record: LogRecord, at time: Timestamp) -> String {
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.key("time"); writer.timestamp(time)
+        writer.key("level"); writer.string(record.level.rawValue)
+        switch record {
+        case .request(let request):
+            writer.key("msg"); writer.string("request")
+            writer.key("method"); writer.lineSafeString(request.method)
+            writer.key("route")
+            if let route = request.route { writer.lineSafeString(route) } else { writer.null() }
+            writer.key("path"); writer.lineSafeString(request.path)
+            writer.key("status"); writer.int(request.status)
+            writer.key("durationMs"); writer.number(request.milliseconds)
+            writer.key("userId")
+            if let user = request.userID { writer.uuid(user) } else { writer.null() }
+            writer.key("requestId"); writer.lineSafeString(request.requestID)
+            if let error = request.error { writer.key("error"); writer.lineSafeString(error) }
+        case .message(let message):
+            writer.key("msg"); writer.lineSafeString(message.msg)
+            for field in message.fields {
+                writer.key(field.name)
+                switch field.value {
+                case .string(let text): writer.lineSafeString(text)
+                case .integer(let number): writer.int(number)
+                }
+            }
+        }
+        writer.endObject()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}

@@ -9,6 +9,9 @@ import LucidStore
 enum Service {
     /// Returns the process exit status.
     static func run(_ configuration: Configuration) -> Int32 {
+        // Watched before anything else: a SIGTERM sent the moment the server says it listens
+        // (or while it opens the database) must stop it, not be lost.
+        let termination = Termination()
         let log = Log(format: configuration.logFormat)
         let server: Server
         do throws(StoreOpeningError) {
@@ -48,7 +51,7 @@ enum Service {
         let listening = LogMessage.listening(version: version, host: configuration.host, port: port)
         StandardStream.output(log.format.announcement(listening, at: Environment.live.now()) + "\n")
 
-        waitForTermination()
+        termination.wait()
         log.write(.stopping)
         server.stop()
         log.write(.stopped)
@@ -73,18 +76,26 @@ enum Service {
             "cannot use the database at \(database): \(reason)"
         }
     }
+}
 
-    /// Blocks until SIGINT or SIGTERM arrives.
-    private static func waitForTermination() {
-        let stop = DispatchSemaphore(value: 0)
+/// SIGINT and SIGTERM, caught from the moment this is made until `wait()` has seen one.
+private final class Termination {
+    private let stop = DispatchSemaphore(value: 0)
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
         let queue = DispatchQueue(label: "lucid.signals")
-        let sources = [SIGINT, SIGTERM].map { signalNumber in
+        sources = [SIGINT, SIGTERM].map { [stop] signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler { stop.signal() }
             source.resume()
             return source
         }
+    }
+
+    /// Blocks until SIGINT or SIGTERM has arrived, now or since this was made.
+    func wait() {
         stop.wait()
         sources.forEach { $0.cancel() }
     }

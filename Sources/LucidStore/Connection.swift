@@ -7,18 +7,34 @@ import CSQLite
 /// time, and every owner guarantees that (the writer behind its `Mutex`, `ReaderPool` by
 /// lending each connection to one thread until it is given back).
 final class Connection: @unchecked Sendable {
-    /// The sqlite3 handle; owned, closed in `deinit`.
-    private let handle: OpaquePointer
+    /// The sqlite3 handle; owned, closed in `deinit`. Internal only for the backup, which
+    /// hands two handles to `sqlite3_backup_init`.
+    let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
     /// This process's claim on the database, for a connection that owns it; released
     /// (with the last such connection) when the connection closes.
     var claim: DatabaseLock?
 
-    /// Opens (creating if needed) the database at `path` in WAL mode with full syncs,
-    /// so a committed transaction is on disk before `commit` returns.
-    init(path: String) throws(SQLiteError) {
+    /// What a connection is for, which decides how it opens its file.
+    enum Purpose {
+        /// A server's: read-write, the file created if missing, in WAL mode with full syncs,
+        /// so a committed transaction is on disk before `commit` returns.
+        case serving
+        /// Reading only: the file is never created and nothing in it changes, not even its
+        /// journal mode, so a server that has it open goes on as if nobody looked.
+        case reading
+        /// Filling a new file that nobody else opens until it is complete: no rollback
+        /// journal and no syncs, because a failed fill is deleted, not rolled back, and the
+        /// finished file is synced once by whoever publishes it.
+        case filling
+    }
+
+    /// Opens the database at `path` for `purpose`: by default as a server does, creating
+    /// it if needed, in WAL mode with full syncs.
+    init(path: String, for purpose: Purpose = .serving) throws(SQLiteError) {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let access = purpose == .reading ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard let handle else { throw SQLiteError(code: SQLITE_NOMEM, message: "out of memory opening \(path)") }
         guard code == SQLITE_OK else {
@@ -28,7 +44,11 @@ final class Connection: @unchecked Sendable {
         }
         self.handle = handle
         sqlite3_busy_timeout(handle, 5_000)
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        switch purpose {
+        case .serving: try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        case .reading: break
+        case .filling: try execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+        }
     }
 
     deinit {

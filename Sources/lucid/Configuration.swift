@@ -113,8 +113,18 @@ struct Configuration: Equatable {
 
         Usage:
           lucid serve [options]   run the server
+          lucid backup [--database PATH] DEST
+                                  copy a SQLite database to the new file DEST, consistently,
+                                  while a server goes on using it (never replaces DEST)
+          lucid check [--database PATH]
+                                  check a SQLite database (a backup, or one in use): one line
+                                  per fault, then a summary
           lucid --help            show this help
           lucid --version         show the version
+
+        backup and check take the database as serve does (--database, LUCID_DATABASE, default
+        data/lucid.sqlite), SQLite only: for PostgreSQL use pg_dump or pg_basebackup. They
+        exit 0 when done and sound, 1 on a failure or a fault found, 64 on a bad command line.
 
         Options of serve (each also set by the environment variable beside it):
           --host ADDRESS          address to listen on (LUCID_HOST; default 127.0.0.1)

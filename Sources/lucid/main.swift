@@ -23,7 +23,11 @@ case "serve":
         StandardStream.error("lucid: \(error)\n")
         exit(64)
     }
+case "backup":
+    exit(BackupCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+case "check":
+    exit(CheckCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
 default:
-    StandardStream.error("lucid: expected serve, --help or --version\n\n\(Configuration.help)\n")
+    StandardStream.error("lucid: expected serve, backup, check, --help or --version\n\n\(Configuration.help)\n")
     exit(64)
 }

@@ -38,7 +38,8 @@ public struct BackupSummary: Hashable, Sendable {
 /// transaction opened first. In WAL mode, which `lucid serve` always uses, that read is a
 /// snapshot: the server's writer never waits for it, and its commits go on into the
 /// write-ahead log, which cannot be checkpointed past the snapshot until the copy is done (it
-/// grows by the writes made meanwhile, and shrinks back at the next checkpoint). Nothing
+/// grows by the writes made meanwhile, and is written from its start again after the next
+/// checkpoint). Nothing
 /// takes the server's claim on the database (`DatabaseLock`), and the source is opened read
 /// only, so the backup changes nothing the server sees.
 ///

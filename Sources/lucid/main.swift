@@ -9,7 +9,10 @@ let version = "1.0.0"
 let arguments = Array(CommandLine.arguments.dropFirst())
 StandardStream.prepare()
 
-switch arguments.first {
+// `lucid serve --help`, `lucid backup -h`: the one help text, which covers every command.
+let asksForHelp = arguments.count > 1 && arguments.dropFirst().contains { $0 == "--help" || $0 == "-h" }
+
+switch asksForHelp ? "--help" : arguments.first {
 case "--help", "-h", "help":
     print(Configuration.help)
 case "--version":

@@ -182,6 +182,10 @@ struct BackupCommandTests {
     @Test func helpNamesBothCommands() throws {
         let help = try Self.run(["--help"])
         #expect(help.status == 0)
+        for command in ["serve", "backup", "check"] {
+            let asked = try Self.run([command, "--help"])
+            #expect(asked.status == 0 && asked.output == help.output, "lucid \(command) --help")
+        }
         #expect(help.output.contains("lucid backup [--database PATH] DEST") && help.output.contains("lucid check [--database PATH]"))
     }
 }

@@ -1,0 +1,28 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the kernel says this process uses, from `/proc/self` (Linux); `nil` elsewhere.
+public enum ProcessUsage {
+    /// Resident memory in bytes: the second field of `/proc/self/statm`, in pages.
+    public static var residentBytes: Int? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Open file descriptors: the entries of `/proc/self/fd`, less the one listing them.
+    public static var openFileDescriptors: Int? {
+        guard let directory = opendir("/proc/self/fd") else { return nil }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            // "." and "..", and the descriptor opendir holds, are not the process's own.
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { count += 1 }
+        }
+        return max(0, count - 1)
+    }
+}

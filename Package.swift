@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Lucid: a dream-journal server. The arrows point one way:
 /// LucidModel ← LucidStore, LucidLayout, LucidHTTP (independent of each other) ← LucidAPI ← lucid;
-/// LucidHTTP ← LucidMetrics.
+/// LucidHTTP ← LucidMetrics ← LucidAPI.
 let package = Package(
     name: "Lucid",
     platforms: [.macOS(.v15)],
@@ -97,12 +97,13 @@ let package = Package(
         // Routes, handlers, wire types, problems, accounts: joins model, store and HTTP.
         .target(
             name: "LucidAPI",
-            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto", "LucidLayout"],
+            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto", "LucidLayout", "LucidMetrics"],
             plugins: ["EmbedResources"]
         ),
 
         // The executable: command line, configuration, wiring, signals.
-        .executableTarget(name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel"]),
+        .executableTarget(
+            name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel", "LucidMetrics"]),
 
         .executableTarget(
             name: "lucid-bench-store",
@@ -134,7 +135,7 @@ let package = Package(
             name: "LucidAPITests",
             dependencies: [
                 "LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel", "LucidCrypto", "LucidHTTPTesting",
-                "LucidPostgresTesting", "LucidTestSupport",
+                "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics",
             ]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),

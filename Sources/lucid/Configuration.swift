@@ -30,6 +30,8 @@ struct Configuration: Equatable {
     var idempotencyKeyLifetime = 86_400
     /// Event streams one user may hold open at once.
     var maxStreamsPerUser = 16
+    /// Where `GET /metrics` is served; `nil`: nowhere.
+    var metricsAddress: ListenAddress?
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -60,6 +62,9 @@ struct Configuration: Equatable {
         ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", integer(\.headCacheBytes, in: (1 << 20)...(1 << 44))),
         ("--idempotency-key-lifetime", "LUCID_IDEMPOTENCY_KEY_LIFETIME", integer(\.idempotencyKeyLifetime, in: 60...31_536_000)),
         ("--max-streams-per-user", "LUCID_MAX_STREAMS_PER_USER", integer(\.maxStreamsPerUser, in: 1...10_000)),
+        ("--metrics-address", "LUCID_METRICS_ADDRESS", { config, text in
+            ListenAddress(text).map { config.metricsAddress = $0 } != nil
+        }),
     ]
 
     /// Reads a whole number within `range` into the setting at `key`.
@@ -144,5 +149,10 @@ struct Configuration: Equatable {
           --max-streams-per-user N
                                   event streams (GET /v1/events) one user may hold open
                                   (LUCID_MAX_STREAMS_PER_USER; default 16)
+          --metrics-address HOST:PORT
+                                  serve GET /metrics (Prometheus' text format) on a listener of
+                                  its own, never on the public port; PORT 0 picks a free one
+                                  (LUCID_METRICS_ADDRESS; default: off). Keep it private: e.g.
+                                  127.0.0.1:9464, or [::1]:9464
         """
 }

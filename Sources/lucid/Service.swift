@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LucidAPI
 import LucidHTTP
+import LucidMetrics
 import LucidModel
 import LucidStore
 import Synchronization
@@ -12,6 +13,8 @@ enum Service {
     static func run(_ configuration: Configuration) -> Int32 {
         let log = Log()
         let server: Server
+        let metrics = configuration.metricsAddress.map { _ in Metrics() }
+        let metricsListener: MetricsListener?
         do throws(StoreOpeningError) {
             let (journals, accounts) = try Database(configuration.database).open(
                 connections: configuration.databaseConnections ?? configuration.threads, headCacheBytes: configuration.headCacheBytes)
@@ -22,7 +25,7 @@ enum Service {
                     concurrentHashes: configuration.concurrentHashes,
                     sessionCacheCapacity: configuration.sessionCacheEntries,
                     idempotencyKeyLifetime: configuration.idempotencyKeyLifetime,
-                    maxStreamsPerUser: configuration.maxStreamsPerUser),
+                    maxStreamsPerUser: configuration.maxStreamsPerUser, metrics: metrics),
                 log: log.write)
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, workers: configuration.threads,
@@ -30,15 +33,18 @@ enum Service {
                 maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
                 idleTimeoutSeconds: configuration.idleTimeout, headerTimeoutSeconds: configuration.headerTimeout,
                 bodyTimeoutSeconds: configuration.bodyTimeout))
+            metricsListener = MetricsListener(configuration, metrics: metrics, server: server, api: api, journals: journals)
         } catch {
             log.write(LogText.escaped(explain(error, database: Database(configuration.database).redacted)))
             log.flush()
             return 1
         }
-        let port: UInt16
+        let port: UInt16, metricsPort: UInt16?
         do {
             port = try server.start()
+            metricsPort = try metricsListener?.start()
         } catch {
+            server.stop()
             log.write("cannot listen: \(LogText.escaped("\(error)"))")
             log.flush()
             return 1
@@ -48,9 +54,13 @@ enum Service {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         // Written in one call and unbuffered, so whoever started us (a script, a test) sees it at once.
         StandardStream.output("lucid \(version) listening on http://\(host):\(port)\n")
+        if let metricsListener, let metricsPort {
+            StandardStream.output("lucid metrics on http://\(metricsListener.address.urlHost):\(metricsPort)/metrics\n")
+        }
 
         waitForTermination()
         log.write("stopping: finishing requests in flight")
+        metricsListener?.stop()
         server.stop()
         log.write("stopped")
         log.finish()

@@ -26,6 +26,8 @@ public struct MetricsApplication: HTTPApplication {
             shutdownGracePeriod: .seconds(2))
     }
 
+    /// `GET` or `HEAD` of `/metrics`, without a body, goes to the worker; anything else is
+    /// answered at once: 405 for another method on `/metrics`, 404 for any other path.
     public func admit(_ request: Request, body: BodyFraming) -> Admission {
         guard request.path == "/metrics" else {
             return .answer(Self.text(404, "Only /metrics is served here.\n"))
@@ -38,12 +40,14 @@ public struct MetricsApplication: HTTPApplication {
         return .accept(lane: 0, maxBodyBytes: 0)
     }
 
+    /// The text of every metric, the gauges read now.
     public func respond(to request: Request) -> Answer {
         .response(Response(
             status: 200, headers: [("Content-Type", Self.contentType), ("Cache-Control", "no-store")],
             body: metrics.exposition(read())))
     }
 
+    /// A short text saying why the server turned the scrape away.
     public func refuse(_ request: Request, because reason: Refusal) -> Response {
         switch reason {
         case .bodyTooLarge: Self.text(413, "A scrape has no body.\n")

@@ -26,6 +26,7 @@ package final class CommitObservers: Sendable {
 
     package init() {}
 
+    /// Adds `observer`, told of every commit from now on.
     package func add(_ observer: @escaping @Sendable (Int) -> Void) {
         observers.withLock { $0.append(observer) }
     }

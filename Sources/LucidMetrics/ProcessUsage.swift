@@ -13,16 +13,9 @@ public enum ProcessUsage {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// Open file descriptors: the entries of `/proc/self/fd`, less the one listing them.
+    /// Open file descriptors: the entries of `/proc/self/fd`, less the one that lists them.
     public static var openFileDescriptors: Int? {
-        guard let directory = opendir("/proc/self/fd") else { return nil }
-        defer { closedir(directory) }
-        var count = 0
-        while let entry = readdir(directory) {
-            // "." and "..", and the descriptor opendir holds, are not the process's own.
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { count += 1 }
-        }
-        return max(0, count - 1)
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
+        return max(0, entries.count - 1)
     }
 }

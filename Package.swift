@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Lucid: a dream-journal server. The arrows point one way:
-/// LucidModel ← LucidStore, LucidLayout, LucidHTTP (independent of each other) ← LucidAPI ← lucid.
+/// LucidModel ← LucidStore, LucidLayout, LucidHTTP (independent of each other) ← LucidAPI ← lucid;
+/// LucidHTTP ← LucidMetrics ← LucidAPI.
 let package = Package(
     name: "Lucid",
     platforms: [.macOS(.v15)],
@@ -14,6 +15,9 @@ let package = Package(
         // TreeSet: a persistent hash set whose copies share structure, so every version of a
         // journal can know its dream ids without copying them.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // The Prometheus registry and its text format, for `lucid serve --metrics-address`
+        // (it brings swift-metrics' CoreMetrics and swift-atomics along).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries, each wrapped by exactly one Swift module.
@@ -83,15 +87,23 @@ let package = Package(
             dependencies: ["CMicroHTTPD", .product(name: "DequeModule", package: "swift-collections")]
         ),
 
+        // Counters, histograms and gauges in Prometheus' text format, and the small
+        // application that serves them on a listener of their own.
+        .target(
+            name: "LucidMetrics",
+            dependencies: ["LucidHTTP", .product(name: "Prometheus", package: "swift-prometheus")]
+        ),
+
         // Routes, handlers, wire types, problems, accounts: joins model, store and HTTP.
         .target(
             name: "LucidAPI",
-            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto", "LucidLayout"],
+            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto", "LucidLayout", "LucidMetrics"],
             plugins: ["EmbedResources"]
         ),
 
         // The executable: command line, configuration, wiring, signals.
-        .executableTarget(name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel"]),
+        .executableTarget(
+            name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel", "LucidMetrics"]),
 
         .executableTarget(
             name: "lucid-bench-store",
@@ -118,11 +130,12 @@ let package = Package(
         // A blocking HTTP/1.1 client over a socket, for the tests that talk to a real server.
         .target(name: "LucidHTTPTesting", path: "Tests/LucidHTTPTesting"),
         .testTarget(name: "LucidHTTPTests", dependencies: ["LucidHTTP", "LucidHTTPTesting"]),
+        .testTarget(name: "LucidMetricsTests", dependencies: ["LucidMetrics", "LucidHTTP", "LucidHTTPTesting"]),
         .testTarget(
             name: "LucidAPITests",
             dependencies: [
                 "LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel", "LucidCrypto", "LucidHTTPTesting",
-                "LucidPostgresTesting", "LucidTestSupport",
+                "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics",
             ]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),

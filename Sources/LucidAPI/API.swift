@@ -1,6 +1,7 @@
 import Foundation
 import LucidCrypto
 import LucidHTTP
+import LucidMetrics
 import LucidModel
 import LucidStore
 import Synchronization
@@ -36,13 +37,16 @@ public struct APIConfiguration: Sendable {
     public var maxStreamsPerUser: Int = 16
     /// How long an event stream may stay silent before a comment keeps proxies from closing it.
     public var streamQuiet: Duration = .seconds(15)
+    /// Where answered requests are counted (`lucid serve --metrics-address`); `nil`: nowhere.
+    public var metrics: Metrics?
 
     /// Settings with the defaults of `lucid serve`.
     public init(
         registration: Registration = .open, passwordCost: PasswordHasher.Cost = .interactive, maxBodyBytes: Int = 1 << 20,
         concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10),
         sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60, idempotencyKeyLifetime: Int = 86_400,
-        keySweepSeconds: Int = 60, maxStreamsPerUser: Int = 16, streamQuiet: Duration = .seconds(15)
+        keySweepSeconds: Int = 60, maxStreamsPerUser: Int = 16, streamQuiet: Duration = .seconds(15),
+        metrics: Metrics? = nil
     ) {
         self.registration = registration
         self.passwordCost = passwordCost
@@ -55,6 +59,7 @@ public struct APIConfiguration: Sendable {
         self.streamQuiet = streamQuiet
         self.concurrentHashes = concurrentHashes
         self.hashQueueTimeout = hashQueueTimeout
+        self.metrics = metrics
     }
 
     /// One hash per core (hashing is all CPU), and no more than an eighth of memory holds.
@@ -223,6 +228,7 @@ public final class API: Sendable {
         log(.request(RequestLog(
             method: request.method, route: call.route, path: router.loggedPath(request.path), status: response.status,
             microseconds: micros, userID: call.user?.id, requestID: call.requestID, error: failure)))
+        record(response, of: call)
     }
 
     /// The most characters of a failure's detail a log line carries: enough for any SQLite

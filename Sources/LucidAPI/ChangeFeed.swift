@@ -126,6 +126,19 @@ final class ChangeFeed: JournalObserver {
         state.withLock { $0.listeners[user]?.values.filter(counting).count ?? 0 }
     }
 
+    /// How many event streams and long polls listen now, over every journal.
+    func listenerCounts() -> (streams: Int, polls: Int) {
+        state.withLock { state in
+            var streams = 0, polls = 0
+            for listeners in state.listeners.values {
+                for listener in listeners.values {
+                    if listener is StreamListener { streams += 1 } else if listener is PollListener { polls += 1 }
+                }
+            }
+            return (streams, polls)
+        }
+    }
+
     /// Ends every listener and the thread; returns once the thread has ended.
     func stop() {
         let all = state.withLock { state in

@@ -84,6 +84,9 @@ final class Daemon {
     /// The client sockets open now: libmicrohttpd's connections and the streams.
     var openConnections: Int { context.takeUnretainedValue().sockets.total }
 
+    /// How busy each lane is now.
+    var laneLoads: [LaneLoad] { context.takeUnretainedValue().pool.loads }
+
     /// Stops accepting, settles the answers that wait (pending ones are refused, streams
     /// end), waits up to `grace` for the other requests in flight, settles those still
     /// waiting, then stops libmicrohttpd's threads and frees everything. Call once.

@@ -50,6 +50,9 @@ public final class Server: Sendable {
     /// The client connections open now.
     public var openConnections: Int { daemon.withLock { $0?.openConnections ?? 0 } }
 
+    /// How many requests each lane has waiting and running now; empty when stopped.
+    public var laneLoads: [LaneLoad] { daemon.withLock { $0?.laneLoads ?? [] } }
+
     /// Stops accepting connections; refuses pending responses (``Refusal/stopping``) and ends
     /// streams at once, since they would only wait out the grace period; lets the other
     /// in-flight requests finish (at most ``ServerConfiguration/shutdownGracePeriod``),

@@ -139,3 +139,20 @@ public struct Lane: Sendable, Equatable {
         self.queueTimeout = queueTimeout
     }
 }
+
+/// How busy one lane is at a moment: what metrics report of it.
+public struct LaneLoad: Sendable, Equatable {
+    /// The lane's name (``Lane/name``).
+    public var name: String
+    /// Requests queued in it, not started yet.
+    public var waiting: Int
+    /// Requests of it that workers are answering now.
+    public var running: Int
+
+    /// A lane's load.
+    public init(name: String, waiting: Int, running: Int) {
+        self.name = name
+        self.waiting = waiting
+        self.running = running
+    }
+}

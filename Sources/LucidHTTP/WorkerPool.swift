@@ -108,6 +108,13 @@ final class WorkerPool: @unchecked Sendable {
         return busy == 0 && lanes.allSatisfy { $0.queue.isEmpty }
     }
 
+    /// How many jobs each lane has queued and running now.
+    var loads: [LaneLoad] {
+        condition.lock()
+        defer { condition.unlock() }
+        return lanes.map { LaneLoad(name: $0.lane.name, waiting: $0.queue.count, running: $0.running) }
+    }
+
     /// A client refused for a full or slow lane is told to come back after about half the
     /// lane's deadline, at least a second.
     private static func retryAfter(_ lane: Lane) -> Int {

@@ -163,6 +163,7 @@ extension PostgresJournalStore {
             recent.withLock { $0[user] = book }
             for (write, outcome) in zip(batch, outcomes) { write.outcome = outcome }
             for event in events { relay.committed(event) }
+            commitObservers.committed(versions: events.count)
             if let last = events.last { notifier.announce(user, reached: last.version) }
         case .failure(let error):
             // Nothing of the batch is on disk; the keys taken out are dropped, to be read again.

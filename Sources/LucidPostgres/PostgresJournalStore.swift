@@ -31,6 +31,10 @@ public final class PostgresJournalStore: JournalStore {
     let relay: PGRelay
     /// Tells other processes of the versions this one commits.
     let notifier: PGNotifier
+    /// Who is told the size of every commit of this process (see ``observeCommits(_:)``).
+    let commitObservers = CommitObservers()
+    /// The database's size, read now and then for ``usage()``.
+    let size: PGDatabaseSize
 
     /// A journal's order keys at a version, in a box of their own: whoever took the box out
     /// of ``keys`` is the only one to hold it, so a write changes the keys in place instead of
@@ -54,6 +58,7 @@ public final class PostgresJournalStore: JournalStore {
     /// other processes commit.
     public init(url: String, connections: Int = 16, headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes) throws(StoreOpeningError) {
         pool = PGPool(url: url, size: connections)
+        size = PGDatabaseSize(pool: pool)
         heads = Mutex(HeadCache(limit: headCacheBytes))
         let newer: String?
         do throws(PGError) {

@@ -146,6 +146,7 @@ extension SQLiteJournalStore {
                         return cache.evict { _ in false }
                     }
                     if !events.isEmpty { for observer in observers.withLock({ $0 }) { observer.hear(events) } }
+                    commitObservers.committed(versions: events.count)
                     return evicted
                 }
             }

@@ -20,6 +20,10 @@ public final class SQLiteJournalStore: JournalStore {
     let commitCounts = CommitCounts()
     /// Who hears of every new version (see ``observe(_:)``).
     let observers = Mutex<[any JournalObserver]>([])
+    /// Who is told the size of every commit (see ``observeCommits(_:)``).
+    let commitObservers = CommitObservers()
+    /// The database file, whose size (and its write-ahead log's) ``usage()`` reports.
+    let path: String
 
     /// Opens the database at `path` (creating it and its folder if needed) and applies
     /// any migrations it lacks. The heads of recently used journals stay in memory up to
@@ -30,6 +34,7 @@ public final class SQLiteJournalStore: JournalStore {
 
     init(path: String, migrations: [Migration], headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes) throws(StoreOpeningError) {
         let writer = try Connection.openMigrated(path, migrations: migrations)
+        self.path = path
         heads = Mutex(HeadCache(limit: headCacheBytes))
         self.writer = Mutex(Writer(connection: writer))
         do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .sqlite(error) }

@@ -44,6 +44,15 @@ public protocol JournalStore: AnyObject, Sendable {
     /// the ones the others commit, of the journals it listens to.
     func observe(_ observer: any JournalObserver)
 
+    /// Tells `observer` how many versions each transaction of this process wrote, once it
+    /// is committed (a group commit holds several): what metrics count. It runs on the
+    /// committing thread, so it must only count, never wait.
+    func observeCommits(_ observer: @escaping @Sendable (_ versions: Int) -> Void)
+
+    /// The journals in memory now, and the size of the database: read when metrics are
+    /// scraped, at most a few seconds old, and never waiting long for the database.
+    func usage() -> StoreUsage
+
     // MARK: Kept answers
 
     /// What `key` of `user` answered, if it was used at or after `notBefore`.

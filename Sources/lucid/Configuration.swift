@@ -32,6 +32,8 @@ struct Configuration: Equatable {
     var maxStreamsPerUser = 16
     /// Lines a person reads, or JSON objects for a log shipper.
     var logFormat = LogFormat.text
+    /// Where `GET /metrics` is served; `nil`: nowhere.
+    var metricsAddress: ListenAddress?
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -63,6 +65,9 @@ struct Configuration: Equatable {
         ("--idempotency-key-lifetime", "LUCID_IDEMPOTENCY_KEY_LIFETIME", integer(\.idempotencyKeyLifetime, in: 60...31_536_000)),
         ("--max-streams-per-user", "LUCID_MAX_STREAMS_PER_USER", integer(\.maxStreamsPerUser, in: 1...10_000)),
         ("--log-format", "LUCID_LOG_FORMAT", { config, text in LogFormat(rawValue: text).map { config.logFormat = $0 } != nil }),
+        ("--metrics-address", "LUCID_METRICS_ADDRESS", { config, text in
+            ListenAddress(text).map { config.metricsAddress = $0 } != nil
+        }),
     ]
 
     /// Reads a whole number within `range` into the setting at `key`.
@@ -159,5 +164,10 @@ struct Configuration: Equatable {
                                   (LUCID_MAX_STREAMS_PER_USER; default 16)
           --log-format FORMAT     text, or json: one JSON object per line, for a log shipper
                                   (LUCID_LOG_FORMAT; default text)
+          --metrics-address HOST:PORT
+                                  serve GET /metrics (Prometheus' text format) on a listener of
+                                  its own, never on the public port; PORT 0 picks a free one
+                                  (LUCID_METRICS_ADDRESS; default: off). Keep it private: e.g.
+                                  127.0.0.1:9464, or [::1]:9464
         """
 }

@@ -10,6 +10,11 @@ extension LogMessage {
             fields: [.string("version", version), .string("url", url), .string("host", host), .integer("port", Int(port))])
     }
 
+    /// Where `GET /metrics` is served (`--metrics-address`).
+    static func metricsListening(url: String) -> LogMessage {
+        LogMessage(.info, "metrics listening", text: "lucid metrics on \(url)", fields: [.string("url", url)])
+    }
+
     /// How many connections the server takes, all told and from one address.
     static func accepting(connections: Int, perAddress: Int) -> LogMessage {
         LogMessage(

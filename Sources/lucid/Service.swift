@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LucidAPI
 import LucidHTTP
+import LucidMetrics
 import LucidModel
 import LucidStore
 
@@ -14,6 +15,8 @@ enum Service {
         let termination = Termination()
         let log = Log(format: configuration.logFormat)
         let server: Server
+        let metrics = configuration.metricsAddress.map { _ in Metrics() }
+        let metricsListener: MetricsListener?
         do throws(StoreOpeningError) {
             let (journals, accounts) = try Database(configuration.database).open(
                 connections: configuration.databaseConnections ?? configuration.threads, headCacheBytes: configuration.headCacheBytes)
@@ -24,7 +27,7 @@ enum Service {
                     concurrentHashes: configuration.concurrentHashes,
                     sessionCacheCapacity: configuration.sessionCacheEntries,
                     idempotencyKeyLifetime: configuration.idempotencyKeyLifetime,
-                    maxStreamsPerUser: configuration.maxStreamsPerUser),
+                    maxStreamsPerUser: configuration.maxStreamsPerUser, metrics: metrics),
                 log: log.write)
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, workers: configuration.threads,
@@ -32,16 +35,19 @@ enum Service {
                 maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
                 idleTimeoutSeconds: configuration.idleTimeout, headerTimeoutSeconds: configuration.headerTimeout,
                 bodyTimeoutSeconds: configuration.bodyTimeout))
+            metricsListener = MetricsListener(configuration, metrics: metrics, server: server, api: api, journals: journals)
         } catch {
             let database = Database(configuration.database).redacted
             log.write(.cannotOpen(database: database, explanation: explain(error, database: database)))
             log.flush()
             return 1
         }
-        let port: UInt16
+        let port: UInt16, metricsPort: UInt16?
         do {
             port = try server.start()
+            metricsPort = try metricsListener?.start()
         } catch {
+            server.stop()
             log.write(.cannotListen(host: configuration.host, port: configuration.port, error: "\(error)"))
             log.flush()
             return 1
@@ -50,9 +56,14 @@ enum Service {
         // Written in one call and unbuffered, so whoever started us (a script, a test) sees it at once.
         let listening = LogMessage.listening(version: version, host: configuration.host, port: port)
         StandardStream.output(log.format.announcement(listening, at: Environment.live.now()) + "\n")
+        if let metricsListener, let metricsPort {
+            let url = "http://\(metricsListener.address.urlHost):\(metricsPort)/metrics"
+            StandardStream.output(log.format.announcement(.metricsListening(url: url), at: Environment.live.now()) + "\n")
+        }
 
         termination.wait()
         log.write(.stopping)
+        metricsListener?.stop()
         server.stop()
         log.write(.stopped)
         log.finish()

@@ -21,6 +21,7 @@ import Testing
         #expect(help.output.contains("--head-cache-bytes N") && help.output.contains("LUCID_HEAD_CACHE_BYTES"))
         #expect(help.output.contains("--idempotency-key-lifetime S") && help.output.contains("LUCID_IDEMPOTENCY_KEY_LIFETIME"))
         #expect(help.output.contains("--database PATH|URL") && help.output.contains("LUCID_DATABASE_CONNECTIONS"))
+        #expect(help.output.contains("--metrics-address HOST:PORT") && help.output.contains("LUCID_METRICS_ADDRESS"))
         let version = try Self.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("lucid 1."))
     }
@@ -39,6 +40,8 @@ import Testing
         ["serve", "--head-cache-bytes", "4096"], ["serve", "--head-cache-bytes=lots"],
         ["serve", "--idempotency-key-lifetime=59"], ["serve", "--idempotency-key-lifetime", "forever"],
         ["serve", "--max-streams-per-user=0"], ["serve", "--database-connections=0"], ["serve", "--database-connections", "x"],
+        ["serve", "--metrics-address", "127.0.0.1"], ["serve", "--metrics-address=:9464"], ["serve", "--metrics-address=::1:9464"],
+        ["serve", "--metrics-address=[]:9464"], ["serve", "--metrics-address=127.0.0.1:65536"], ["serve", "--metrics-address="],
     ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
         let result = try Self.run(arguments)
@@ -46,7 +49,9 @@ import Testing
         #expect(result.errors.hasPrefix("lucid: "))
     }
 
-    @Test(arguments: [["LUCID_PORT": ""], ["LUCID_HOST": ""], ["LUCID_THREADS": "x"], ["LUCID_REGISTRATION": "="]])
+    @Test(arguments: [
+        ["LUCID_PORT": ""], ["LUCID_HOST": ""], ["LUCID_THREADS": "x"], ["LUCID_REGISTRATION": "="], ["LUCID_METRICS_ADDRESS": "9464"],
+    ])
     func aBadEnvironmentVariableExitsWithUsage(_ environment: [String: String]) throws {
         let child = try ChildProcess(Self.binary, ["serve", "--port", "0"], environment: environment)
         #expect(child.waitForExit(seconds: 20) == 64, "\(environment): \(child.errors)")
@@ -111,6 +116,50 @@ import Testing
         #expect(!log.contains("correct horse"))
         #expect(log.contains("stopped"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("new/lucid.sqlite").path))
+    }
+
+    /// `--metrics-address` opens a second listener for `GET /metrics`, announced after the
+    /// public one; the public port never serves the metrics.
+    @Test func metricsAreServedOnTheirOwnListenerOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let child = try ChildProcess(
+            Self.binary, ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path],
+            environment: ["LUCID_THREADS": "2", "LUCID_METRICS_ADDRESS": "127.0.0.1:0"])
+        _ = try #require(child.waitForOutput(containing: "lucid metrics on", seconds: 20))
+        let lines = child.output.split(separator: "\n")
+        let port = try #require(lines.first?.split(separator: ":").last.flatMap { UInt16($0) })
+        #expect(lines.count == 2 && lines[0].contains("listening on http://127.0.0.1:"))
+        let metricsURL = try #require(lines.last?.split(separator: " ").last)
+        #expect(metricsURL.hasPrefix("http://127.0.0.1:") && metricsURL.hasSuffix("/metrics"))
+        let metricsPort = try #require(metricsURL.dropLast("/metrics".count).split(separator: ":").last.flatMap { UInt16($0) })
+        #expect(metricsPort != port)
+
+        #expect(try TestConnection(port: port).request(method: "GET", path: "/healthz").status == 200)
+        #expect(try TestConnection(port: port).request(method: "GET", path: "/metrics").status == 404)
+        let scrape = try TestConnection(port: metricsPort).request(method: "GET", path: "/metrics")
+        #expect(scrape.status == 200)
+        #expect(scrape.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(scrape.text.contains(#"lucid_http_requests_total{method="GET",route="/healthz",status_class="2xx"} 1"#))
+        #expect(scrape.text.contains(#"lucid_http_requests_total{method="GET",route="unmatched",status_class="4xx"} 1"#))
+        #expect(scrape.text.contains("\nlucid_store_database_bytes ") && scrape.text.contains("\nprocess_resident_memory_bytes "))
+        #expect(try TestConnection(port: metricsPort).request(method: "GET", path: "/healthz").status == 404)
+
+        child.signal(SIGTERM)
+        #expect(child.waitForExit(seconds: 20) == 0)
+    }
+
+    /// A metrics address that cannot be listened on stops the server before it says it listens.
+    @Test func aMetricsAddressThatCannotBeBoundExitsWithStatus1() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Self.run([
+            "serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path,
+            "--metrics-address", "localhost:0",
+        ])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("cannot listen: invalid host \"localhost\""), "\(result.errors)")
+        #expect(!result.output.contains("listening on"))
     }
 
     @Test func connectionLimitsAndDeadlinesComeFromTheCommandLine() throws {

@@ -34,7 +34,11 @@ struct MutationPlanner {
     private var undoStack: [Model] = []
     private var redoStack: [Model] = []
 
-    init(seed: UInt64) { random = RandomJournal(seed: seed) }
+    init(seed: UInt64) {
+        random = RandomJournal(seed: seed)
+        // The API does not take `lucid` and `tags` yet.
+        random.lucidAndTags = false
+    }
 
     /// The next mutation; the server stamps what it creates with `now`.
     mutating func next(at now: Timestamp) -> PlannedMutation {

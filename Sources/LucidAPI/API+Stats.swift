@@ -27,8 +27,8 @@ extension API {
             writer.key("months"); writer.tallies(stats.months, as: "month") { $0.string($1.iso8601) }
             writer.key("lucid"); writer.int(stats.lucid)
             writer.key("lucidShare"); writer.number(String((stats.lucidShare * 10_000).rounded() / 10_000))
-            writer.key("longestRun"); writer.run(stats.longestRun)
-            writer.key("currentRun"); writer.run(stats.currentRun)
+            if let run = stats.longestRun { writer.key("longestRun"); writer.run(run) }
+            if let run = stats.currentRun { writer.key("currentRun"); writer.run(run) }
             writer.key("firstDreamtOn"); writer.optionalDay(stats.firstDreamtOn)
             writer.key("lastDreamtOn"); writer.optionalDay(stats.lastDreamtOn)
         }
@@ -71,9 +71,8 @@ private extension JSONWriter {
         endArray()
     }
 
-    /// `{"days": n, "first": day, "last": day}`, or `null`.
-    mutating func run(_ run: JournalStats.Run?) {
-        guard let run else { return null() }
+    /// `{"days": n, "first": day, "last": day}`.
+    mutating func run(_ run: JournalStats.Run) {
         beginObject()
         key("days"); int(run.days)
         key("first"); day(run.first)

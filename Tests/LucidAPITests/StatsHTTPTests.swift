@@ -53,7 +53,8 @@ struct StatsHTTPTests {
             #expect(stats["today"].string == "2026-11-22")
             #expect(stats["currentRun"] == JSON(["days": 3, "first": "2026-11-19", "last": "2026-11-21"]))
             clock.advance(seconds: 86_400)
-            #expect(try client.get("/v1/stats", token: token).json["currentRun"] == JSON(NSNull()))
+            let later = try client.get("/v1/stats", token: token).json
+            #expect(later["today"].string == "2026-11-23" && !later["currentRun"].exists && later["longestRun"]["days"].int == 3)
         }
     }
 }

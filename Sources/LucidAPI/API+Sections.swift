@@ -31,11 +31,12 @@ extension API {
 extension Call {
     /// `groupBy`: required, one of the groupings.
     func grouping() throws(Problem) -> Grouping {
+        let names = Grouping.allCases.map(\.rawValue).joined(separator: ", ")
         guard let text = request.queryValue("groupBy") else {
-            throw Problem.badParameter("groupBy", "is required: one of creature, month, effect, none")
+            throw Problem.badParameter("groupBy", "is required: one of \(names)")
         }
         guard let grouping = Grouping(rawValue: text) else {
-            throw Problem.badParameter("groupBy", "must be one of creature, month, effect, none")
+            throw Problem.badParameter("groupBy", "must be one of \(names)")
         }
         return grouping
     }

@@ -107,6 +107,14 @@ struct FieldReader {
         range.upperBound == .max ? "must be at least \(range.lowerBound)" : "must be from \(range.lowerBound) to \(range.upperBound)"
     }
 
+    mutating func bool(_ value: JSONValue, at pointer: String) -> Bool? {
+        guard case .bool(let flag) = value else {
+            fail(pointer, "must be true or false, not \(value.kindDescription)")
+            return nil
+        }
+        return flag
+    }
+
     mutating func uuid(_ value: JSONValue, at pointer: String) -> UUID? {
         guard let text = string(value, at: pointer) else { return nil }
         guard let id = UUID(uuidString: text) else {
@@ -174,5 +182,34 @@ struct FieldReader {
             effects.insert(effect)
         }
         return valid ? effects : nil
+    }
+
+    /// A dream's tags: each checked against the domain's rules where it stands (`/tags/3`),
+    /// and the list against the limit of different tags (`/tags`), exactly as the reducer
+    /// checks them; answered as a dream keeps them, trimmed and without duplicates, so the
+    /// action history records is what the dream holds.
+    mutating func tags(_ value: JSONValue, at pointer: String) -> [String]? {
+        guard case .array(let items) = value else {
+            fail(pointer, "must be an array of strings, not \(value.kindDescription)")
+            return nil
+        }
+        var tags: [String] = []
+        var valid = true
+        for (position, item) in items.enumerated() {
+            guard let tag = string(item, at: "\(pointer)/\(position)") else {
+                valid = false
+                continue
+            }
+            if let problem = Dream.tagProblem(tag) {
+                fail("\(pointer)/\(position)", problem)
+                valid = false
+            }
+            tags.append(tag)
+        }
+        if Dream.tooMany(tags) {
+            fail(pointer, Dream.tooManyTags)
+            valid = false
+        }
+        return valid ? Dream.normalizedTags(tags) : nil
     }
 }

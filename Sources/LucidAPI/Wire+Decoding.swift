@@ -9,12 +9,15 @@ struct NewDream: Sendable {
     var effects: Set<Effect>
     var numberOfCreatures: Int
     var dreamtOn: Day?
+    var lucid: Bool
+    /// As a dream keeps them: trimmed, without duplicates.
+    var tags: [String]
 
     /// The dream as the reducer takes it, created now with a fresh id if it has none.
     func dream(createdAt now: Timestamp, newID: () -> UUID) -> Dream {
         Dream(
             id: id ?? newID(), description: description, creature: creature, effects: effects,
-            numberOfCreatures: numberOfCreatures, dreamtOn: dreamtOn, createdAt: now)
+            numberOfCreatures: numberOfCreatures, dreamtOn: dreamtOn, lucid: lucid, tags: tags, createdAt: now)
     }
 }
 
@@ -41,7 +44,9 @@ enum ActionRequest: Sendable {
 }
 
 extension FieldReader {
-    static let editableFields: Set<String> = ["description", "creature", "effects", "numberOfCreatures", "dreamtOn"]
+    static let editableFields: Set<String> = [
+        "description", "creature", "effects", "numberOfCreatures", "dreamtOn", "lucid", "tags",
+    ]
 
     /// A new dream at `pointer`; the domain's rules are checked here too, so one answer
     /// lists every bad field.
@@ -53,15 +58,18 @@ extension FieldReader {
         let effects = optional(members, "effects", at: pointer) { $0.effects($1, at: $2) }
         let count = optional(members, "numberOfCreatures", at: pointer) { $0.integer($1, at: $2) }
         let dreamtOn = optional(members, "dreamtOn", at: pointer) { $0.day($1, at: $2) }
+        let lucid = optional(members, "lucid", at: pointer) { $0.bool($1, at: $2) }
+        let tags = optional(members, "tags", at: pointer) { $0.tags($1, at: $2) }
         let before = failures
         check(DreamChanges(description: description, numberOfCreatures: count), at: pointer)
         guard failures == before, let description, let creature,
               members["id"] == nil || id != nil, members["effects"] == nil || effects != nil,
-              members["numberOfCreatures"] == nil || count != nil, members["dreamtOn"] == nil || dreamtOn != nil
+              members["numberOfCreatures"] == nil || count != nil, members["dreamtOn"] == nil || dreamtOn != nil,
+              members["lucid"] == nil || lucid != nil, members["tags"] == nil || tags != nil
         else { return nil }
         return NewDream(
             id: id, description: description, creature: creature, effects: effects ?? [],
-            numberOfCreatures: count ?? 1, dreamtOn: dreamtOn)
+            numberOfCreatures: count ?? 1, dreamtOn: dreamtOn, lucid: lucid ?? false, tags: tags ?? [])
     }
 
     /// The editable fields present in the object at `pointer`, beside `extra` allowed members.
@@ -74,6 +82,8 @@ extension FieldReader {
         changes.effects = optional(members, "effects", at: pointer) { $0.effects($1, at: $2) }
         changes.numberOfCreatures = optional(members, "numberOfCreatures", at: pointer) { $0.integer($1, at: $2) }
         changes.dreamtOn = optional(members, "dreamtOn", at: pointer) { $0.day($1, at: $2) }
+        changes.lucid = optional(members, "lucid", at: pointer) { $0.bool($1, at: $2) }
+        changes.tags = optional(members, "tags", at: pointer) { $0.tags($1, at: $2) }
         check(changes, at: pointer)
         return failures == before ? changes : nil
     }

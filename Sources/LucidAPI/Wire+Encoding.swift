@@ -25,6 +25,13 @@ extension JSONWriter {
         for effect in Effect.allCases where bits & 1 << effect.ordinal != 0 { string(effect.rawValue) }
         endArray()
     }
+
+    /// Strings as an array, in their order.
+    mutating func strings(_ texts: [String]) {
+        beginArray()
+        for text in texts { string(text) }
+        endArray()
+    }
 }
 
 extension Dream: JSONRepresentable {
@@ -36,6 +43,8 @@ extension Dream: JSONRepresentable {
         writer.key("effects"); writer.effects(effects)
         writer.key("numberOfCreatures"); writer.int(numberOfCreatures)
         writer.key("dreamtOn"); writer.day(dreamtOn)
+        writer.key("lucid"); writer.bool(lucid)
+        writer.key("tags"); writer.strings(tags)
         writer.key("createdAt"); writer.timestamp(createdAt)
         writer.key("updatedAt"); writer.timestamp(updatedAt)
         writer.endObject()
@@ -102,6 +111,8 @@ extension Action: JSONRepresentable {
             if let effects = changes.effects { writer.key("effects"); writer.effects(effects) }
             if let count = changes.numberOfCreatures { writer.key("numberOfCreatures"); writer.int(count) }
             if let day = changes.dreamtOn { writer.key("dreamtOn"); writer.day(day) }
+            if let lucid = changes.lucid { writer.key("lucid"); writer.bool(lucid) }
+            if let tags = changes.tags { writer.key("tags"); writer.strings(tags) }
             writer.key("updatedAt"); writer.timestamp(at)
         case .deleteDream(let id):
             writer.key("id"); writer.uuid(id)

@@ -30,8 +30,8 @@ public enum TextStyle: Hashable, Sendable {
 
 /// One dream as a card: the creature figures cascading on the left (as many as the dream
 /// has, up to ``figureCap``, then "×N" under them), the description wrapped beside them,
-/// the effects as badges, and the date; all inside a border. 80 cells wide, so a terminal
-/// shows it whole.
+/// the effects as badges, the tags (if any) as badges marked "#", and the date, "lucidly"
+/// for a lucid dream; all inside a border. 80 cells wide, so a terminal shows it whole.
 public enum DreamCard {
     /// The card's width in cells.
     public static let columns = 80
@@ -56,11 +56,14 @@ public enum DreamCard {
         let decoration = ColumnLayout<Medium.Content>(rows: [
             AnySizedLayout(figures), AnySizedLayout(medium.paragraph(caption, style: .caption)),
         ])
-        let content = ColumnLayout<Medium.Content>(rows: [
+        var rows = [
             AnySizedLayout(medium.paragraph(SafeText.plain(dream.description), style: .body)),
             AnySizedLayout(medium.badges(dream.effects.sorted().map(\.displayName))),
-            AnySizedLayout(medium.paragraph(dateText(dream.dreamtOn), style: .caption)),
-        ])
+        ]
+        // The user's words, like the description: made safe for a terminal.
+        if !dream.tags.isEmpty { rows.append(AnySizedLayout(medium.badges(dream.tags.map { "#" + SafeText.plain($0) }))) }
+        rows.append(AnySizedLayout(medium.paragraph(dateText(dream.dreamtOn, lucid: dream.lucid), style: .caption)))
+        let content = ColumnLayout<Medium.Content>(rows: rows)
         return FramedLayout(
             child: DecoratingLayout(content: content, decoration: decoration, decorationWidth: decorationWidth),
             border: medium.border(), padding: (dx: 2, dy: 1))
@@ -76,9 +79,9 @@ public enum DreamCard {
         return (card.contents, (columns, Int(height)))
     }
 
-    /// "Dreamt on 22 November 2026".
-    static func dateText(_ day: Day) -> String {
+    /// "Dreamt on 22 November 2026", or "Dreamt lucidly on 22 November 2026".
+    static func dateText(_ day: Day, lucid: Bool = false) -> String {
         let (year, _, date) = day.components
-        return "Dreamt on \(date) \(day.monthName) \(year)"
+        return "Dreamt \(lucid ? "lucidly " : "")on \(date) \(day.monthName) \(year)"
     }
 }

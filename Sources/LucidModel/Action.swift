@@ -37,20 +37,26 @@ public struct DreamChanges: Hashable, Sendable, Codable {
     public var effects: Set<Effect>?
     public var numberOfCreatures: Int?
     public var dreamtOn: Day?
+    public var lucid: Bool?
+    /// The whole new list of tags (not tags to add), as given: applying it normalizes it.
+    public var tags: [String]?
 
     /// Changes to the fields given; the rest stay as they are.
     public init(
         description: String? = nil, creature: Creature? = nil, effects: Set<Effect>? = nil,
-        numberOfCreatures: Int? = nil, dreamtOn: Day? = nil
+        numberOfCreatures: Int? = nil, dreamtOn: Day? = nil, lucid: Bool? = nil, tags: [String]? = nil
     ) {
         self.description = description
         self.creature = creature
         self.effects = effects
         self.numberOfCreatures = numberOfCreatures
         self.dreamtOn = dreamtOn
+        self.lucid = lucid
+        self.tags = tags
     }
 
-    /// `dream` with these changes made, `updatedAt` untouched.
+    /// `dream` with these changes made, `updatedAt` untouched; its tags as
+    /// `Dream.normalizedTags(_:)` makes them.
     public func applied(to dream: Dream) -> Dream {
         var changed = dream
         if let description { changed.description = description }
@@ -58,11 +64,13 @@ public struct DreamChanges: Hashable, Sendable, Codable {
         if let effects { changed.effects = effects }
         if let numberOfCreatures { changed.numberOfCreatures = numberOfCreatures }
         if let dreamtOn { changed.dreamtOn = dreamtOn }
+        if let lucid { changed.lucid = lucid }
+        if let tags { changed.tags = Dream.normalizedTags(tags) }
         return changed
     }
 
     private enum CodingKeys: String, CodingKey {
-        case description, creature, effects, numberOfCreatures, dreamtOn
+        case description, creature, effects, numberOfCreatures, dreamtOn, lucid, tags
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,5 +80,7 @@ public struct DreamChanges: Hashable, Sendable, Codable {
         try container.encodeIfPresent(effects?.inDeclarationOrder, forKey: .effects)
         try container.encodeIfPresent(numberOfCreatures, forKey: .numberOfCreatures)
         try container.encodeIfPresent(dreamtOn, forKey: .dreamtOn)
+        try container.encodeIfPresent(lucid, forKey: .lucid)
+        try container.encodeIfPresent(tags, forKey: .tags)
     }
 }

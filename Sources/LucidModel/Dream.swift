@@ -13,6 +13,12 @@ public struct Dream: Identifiable, Hashable, Sendable {
     public var numberOfCreatures: Int
     /// The day it was dreamt.
     public var dreamtOn: Day
+    /// Whether the dreamer knew they were dreaming.
+    public var lucid: Bool
+    /// Labels the user gives the dream, such as dream signs ("teeth falling out"): a set,
+    /// compared by `Dream.tagKey(_:)`, kept in the user's spelling and in the order given.
+    /// The reducer stores them as `Dream.normalizedTags(_:)` makes them (see `Dream+Tags.swift`).
+    public var tags: [String]
     public var createdAt: Timestamp
     public var updatedAt: Timestamp
 
@@ -26,11 +32,13 @@ public struct Dream: Identifiable, Hashable, Sendable {
     /// How many creatures a dream may hold.
     public static let creatureRange = 1...99
 
-    /// A dream as the handler makes it: `numberOfCreatures` defaults to 1, and `dreamtOn`
-    /// to the UTC day of `createdAt`, which is also its first `updatedAt`.
+    /// A dream as the handler makes it: `numberOfCreatures` defaults to 1, `dreamtOn` to the
+    /// UTC day of `createdAt`, which is also its first `updatedAt`; not lucid and without tags
+    /// unless told. `tags` are taken as they are: the reducer normalizes them.
     public init(
         id: UUID, description: String, creature: Creature, effects: Set<Effect> = [],
-        numberOfCreatures: Int = 1, dreamtOn: Day? = nil, createdAt: Timestamp, updatedAt: Timestamp? = nil
+        numberOfCreatures: Int = 1, dreamtOn: Day? = nil, lucid: Bool = false, tags: [String] = [],
+        createdAt: Timestamp, updatedAt: Timestamp? = nil
     ) {
         self.id = id
         self.description = description
@@ -38,6 +46,8 @@ public struct Dream: Identifiable, Hashable, Sendable {
         self.effects = effects
         self.numberOfCreatures = numberOfCreatures
         self.dreamtOn = dreamtOn ?? Day(containing: createdAt)
+        self.lucid = lucid
+        self.tags = tags
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
     }
@@ -45,9 +55,11 @@ public struct Dream: Identifiable, Hashable, Sendable {
 
 extension Dream: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, description, creature, effects, numberOfCreatures, dreamtOn, createdAt, updatedAt
+        case id, description, creature, effects, numberOfCreatures, dreamtOn, lucid, tags, createdAt, updatedAt
     }
 
+    /// Reads `lucid` and `tags` as `false` and `[]` when they are absent: dreams stored
+    /// before they existed (in the actions of old versions, in shares) have neither.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(UUID.self, forKey: .id)
@@ -56,6 +68,8 @@ extension Dream: Codable {
         effects = Set(try container.decode([Effect].self, forKey: .effects))
         numberOfCreatures = try container.decode(Int.self, forKey: .numberOfCreatures)
         dreamtOn = try container.decode(Day.self, forKey: .dreamtOn)
+        lucid = try container.decodeIfPresent(Bool.self, forKey: .lucid) ?? false
+        tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
         createdAt = try container.decode(Timestamp.self, forKey: .createdAt)
         updatedAt = try container.decode(Timestamp.self, forKey: .updatedAt)
     }
@@ -69,6 +83,8 @@ extension Dream: Codable {
         try container.encode(effects.inDeclarationOrder, forKey: .effects)
         try container.encode(numberOfCreatures, forKey: .numberOfCreatures)
         try container.encode(dreamtOn, forKey: .dreamtOn)
+        try container.encode(lucid, forKey: .lucid)
+        try container.encode(tags, forKey: .tags)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(updatedAt, forKey: .updatedAt)
     }

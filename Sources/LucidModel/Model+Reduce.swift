@@ -34,7 +34,9 @@ extension Model {
             }
             guard errors.isEmpty else { throw .invalid(errors) }
             guard self.index(of: dream.id) == nil else { throw .dreamAlreadyExists(dream.id) }
-            dreams.insert(dream, at: index ?? dreams.count)
+            var added = dream
+            added.tags = Dream.normalizedTags(dream.tags)
+            dreams.insert(added, at: index ?? dreams.count)
 
         case .updateDream(let id, let changes, let at):
             guard let position = self.index(of: id) else { throw .dreamNotFound(id) }
@@ -77,17 +79,17 @@ extension Dream {
     /// What a copy's description ends with.
     public static let copySuffix = " (copy)"
 
-    /// A copy of this dream with id `id`, made `at`: the same fields, the description
-    /// marked as a copy, and new timestamps. Not validated.
+    /// A copy of this dream with id `id`, made `at`: the same fields (tags and `lucid`
+    /// included), the description marked as a copy, and new timestamps. Not validated.
     public func duplicate(id: UUID, at: Timestamp) -> Dream {
         Dream(
             id: id, description: description + Self.copySuffix, creature: creature, effects: effects,
-            numberOfCreatures: numberOfCreatures, dreamtOn: dreamtOn, createdAt: at)
+            numberOfCreatures: numberOfCreatures, dreamtOn: dreamtOn, lucid: lucid, tags: tags, createdAt: at)
     }
 
     /// The rules a whole dream must keep, as errors with pointers relative to the dream.
     public static func validate(_ dream: Dream) -> [FieldError] {
-        validate(DreamChanges(description: dream.description, numberOfCreatures: dream.numberOfCreatures))
+        validate(DreamChanges(description: dream.description, numberOfCreatures: dream.numberOfCreatures, tags: dream.tags))
     }
 
     /// The rules the changed fields must keep; fields left out are not checked.
@@ -112,6 +114,7 @@ extension Dream {
                 pointer: "/numberOfCreatures",
                 detail: "must be between \(creatureRange.lowerBound) and \(creatureRange.upperBound)"))
         }
+        if let tags = changes.tags { errors += validate(tags: tags) }
         return errors
     }
 }

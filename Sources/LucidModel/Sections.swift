@@ -7,6 +7,13 @@ public enum Grouping: String, CaseIterable, Sendable {
     /// One section per effect, in catalog order, then "No effects"; a dream with several
     /// effects is in each of their sections.
     case effect
+    /// One section per tag, in the order of the tags' keys (`Dream.tagKey(_:)`) compared by
+    /// Unicode code points (alphabetical for unaccented Latin letters), then "No tags"; a
+    /// dream with several tags is in each of their sections. Tags with the same key are one
+    /// section, titled in the spelling of the first dream, in the user's order, that has it.
+    case tag
+    /// "Lucid", then "Not lucid".
+    case lucid
     /// One section of every dream.
     case none
 }
@@ -15,10 +22,12 @@ public enum Grouping: String, CaseIterable, Sendable {
 /// has them: what a table view's data source hands out.
 public struct Section: Hashable, Sendable {
     /// Stable across versions: `creature:unicorn-pink`, `month:2026-11`, `effect:magic`,
-    /// `effect:none`, `all`.
+    /// `effect:none`, `tag:` and the tag's key (`tag:teeth falling out`), `tags:none`,
+    /// `lucid:yes`, `lucid:no`, `all`.
     public var id: String
     /// The catalog's display name ("Pink unicorn", "Fire breathing"), the month
-    /// ("November 2026"), "No effects" or "All dreams".
+    /// ("November 2026"), "No effects", a tag as the user spelled it, "No tags", "Lucid",
+    /// "Not lucid" or "All dreams".
     public var headerTitle: String
     /// The count: "1 dream", "3 dreams".
     public var footerTitle: String
@@ -70,6 +79,25 @@ extension Model {
             }
             if !plain.isEmpty { sections.append(Section(id: "effect:none", headerTitle: "No effects", items: plain)) }
             return sections
+        case .tag:
+            // A dream's tags have distinct keys (the reducer keeps them so), so a dream is at
+            // most once in a section.
+            var byKey: [String: (title: String, items: [Dream])] = [:]
+            var untagged: [Dream] = []
+            for dream in dreams {
+                if dream.tags.isEmpty { untagged.append(dream) }
+                for tag in dream.tags { byKey[Dream.tagKey(tag), default: (tag, [])].items.append(dream) }
+            }
+            var sections = byKey.keys.sorted().map { key in
+                Section(id: "tag:\(key)", headerTitle: byKey[key]!.title, items: byKey[key]!.items)
+            }
+            if !untagged.isEmpty { sections.append(Section(id: "tags:none", headerTitle: "No tags", items: untagged)) }
+            return sections
+        case .lucid:
+            var lucid: [Dream] = [], other: [Dream] = []
+            for dream in dreams { if dream.lucid { lucid.append(dream) } else { other.append(dream) } }
+            return (lucid.isEmpty ? [] : [Section(id: "lucid:yes", headerTitle: "Lucid", items: lucid)])
+                + (other.isEmpty ? [] : [Section(id: "lucid:no", headerTitle: "Not lucid", items: other)])
         }
     }
 }

@@ -48,12 +48,12 @@ struct PGJournalRows {
                 INSERT INTO dream_revisions (user_id, from_version, \(Self.columns))
                 SELECT $1, $2, r.* FROM unnest(
                     $4::uuid[], $5::text[], $6::text[], $7::text[], $8::integer[], $9::integer[], $10::text[], $11::bigint[],
-                    $12::bigint[]) AS r
+                    $12::bigint[], $13::boolean[], $14::jsonb[]) AS r
             ), added AS (
                 INSERT INTO versions (user_id, version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top)
-                VALUES ($1, $2, $13, $14, $15, $16, $17, $18, $19, $20)
+                VALUES ($1, $2, $15, $16, $17, $18, $19, $20, $21, $22)
             )
-            UPDATE journals SET version = $2, undo_top = $19, redo_top = $20 WHERE user_id = $1
+            UPDATE journals SET version = $2, undo_top = $21, redo_top = $22 WHERE user_id = $1
             """, [
                 user.uuidString, String(row.version), PGArray.literal(plan.ended.map(\.uuidString)),
                 PGArray.literal(dreams.map(\.id.uuidString)), column(\.orderKey), column(\.dream.description),
@@ -61,6 +61,7 @@ struct PGJournalRows {
                 column { String($0.dream.effects.reduce(0) { $0 | (1 << $1.ordinal) }) },
                 column { String($0.dream.numberOfCreatures) }, column(\.dream.dreamtOn.iso8601),
                 column { String($0.dream.createdAt.millisecondsSince1970) }, column { String($0.dream.updatedAt.millisecondsSince1970) },
+                column { $0.dream.lucid ? "true" : "false" }, column { StoredTags.json($0.dream.tags) },
                 kind, String(row.at.millisecondsSince1970), actions, target, row.favorite.storageName,
                 row.entryBelow.map(String.init), row.undoTop.map(String.init), row.redoTop.map(String.init),
             ])
@@ -178,7 +179,8 @@ struct PGJournalRows {
 
     // MARK: Revisions
 
-    private static let columns = "dream_id, order_key, description, creature, effects, creatures, dreamt_on, created_at, updated_at"
+    private static let columns =
+        "dream_id, order_key, description, creature, effects, creatures, dreamt_on, created_at, updated_at, lucid, tags"
 
     /// The dreams live now, in order.
     func liveDreams(of user: UUID) throws(PGError) -> [DreamRecord] {
@@ -202,11 +204,13 @@ struct PGJournalRows {
         guard let id = row[0].flatMap(UUID.init(uuidString:)), let key = row[1], let description = row[2],
               let creature = row[3].flatMap(Creature.init(storageName:)), let bits = row[4].flatMap({ Int($0) }),
               let count = row[5].flatMap({ Int($0) }), let day = row[6].flatMap(Day.init),
-              let created = row[7].flatMap({ Int64($0) }), let updated = row[8].flatMap({ Int64($0) })
+              let created = row[7].flatMap({ Int64($0) }), let updated = row[8].flatMap({ Int64($0) }),
+              let lucid = row[9].flatMap({ ["t": true, "f": false][$0] }), let tags = row[10].flatMap(StoredTags.tags(json:))
         else { return nil }
         let effects = Set(Effect.allCases.filter { bits & (1 << $0.ordinal) != 0 })
         let dream = Dream(
             id: id, description: description, creature: creature, effects: effects, numberOfCreatures: count, dreamtOn: day,
+            lucid: lucid, tags: tags,
             createdAt: Timestamp(millisecondsSince1970: created), updatedAt: Timestamp(millisecondsSince1970: updated))
         return DreamRecord(dream: dream, orderKey: key)
     }

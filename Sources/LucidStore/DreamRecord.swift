@@ -7,7 +7,7 @@ package struct DreamRecord: Sendable {
     package var orderKey: String
 
     /// The columns after `user_id, dream_id, from_version`, in table order, starting at `order_key`.
-    static let columns = "order_key, description, creature, effects, creatures, dreamt_on, created_at, updated_at"
+    static let columns = "order_key, description, creature, effects, creatures, dreamt_on, created_at, updated_at, lucid, tags"
 
     /// Reads a record whose `dream_id` is column 0 and the `columns` follow from column 1;
     /// `nil` if the row holds something this code never writes.
@@ -16,7 +16,7 @@ package struct DreamRecord: Sendable {
         let bits = row.integer(4)
         for effect in Effect.allCases where bits & (1 << effect.ordinal) != 0 { effects.insert(effect) }
         guard let id = UUID(uuidString: row.text(0)), let creature = Creature(storageName: row.text(3)),
-              let dreamtOn = Day(row.text(6))
+              let dreamtOn = Day(row.text(6)), let tags = StoredTags.tags(json: row.text(10))
         else { return nil }
         dream = Dream(
             id: id,
@@ -25,6 +25,8 @@ package struct DreamRecord: Sendable {
             effects: effects,
             numberOfCreatures: row.int(5),
             dreamtOn: dreamtOn,
+            lucid: row.integer(9) != 0,
+            tags: tags,
             createdAt: Timestamp(millisecondsSince1970: row.integer(7)),
             updatedAt: Timestamp(millisecondsSince1970: row.integer(8)))
         orderKey = row.text(1)
@@ -43,6 +45,7 @@ package struct DreamRecord: Sendable {
             .text(orderKey), .text(dream.description), .text(dream.creature.storageName),
             .integer(effectBits), .integer(dream.numberOfCreatures), .text(dream.dreamtOn.iso8601),
             .integer(dream.createdAt.millisecondsSince1970), .integer(dream.updatedAt.millisecondsSince1970),
+            .integer(dream.lucid ? 1 : 0), .text(StoredTags.json(dream.tags)),
         ]
     }
 }

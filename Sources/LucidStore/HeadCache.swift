@@ -105,14 +105,18 @@ extension JournalHead {
     /// list of chunks and the keys' table.
     static let fixedBytes = 512
 
-    /// What one dream costs in memory besides its description's text: the `Dream` value in
-    /// its chunk, its id in the chunk's set and in the list's map, and its order key.
-    /// Measured as about 300 bytes on 64-bit Linux.
+    /// What one dream costs in memory besides its description's text and its tags: the
+    /// `Dream` value in its chunk, its id in the chunk's set and in the list's map, and its
+    /// order key. Measured as about 300 bytes on 64-bit Linux.
     static let bytesPerDream = 320
+
+    /// What a dream's tags cost besides their text: the array, and a string in it.
+    static let (bytesPerTagList, bytesPerTag) = (32, 32)
 
     /// The estimated memory of one dream of a cached head.
     static func bytes(of dream: Dream) -> Int {
-        bytesPerDream + dream.description.utf8.count
+        let tags = dream.tags.isEmpty ? 0 : dream.tags.reduce(bytesPerTagList) { $0 + bytesPerTag + $1.utf8.count }
+        return bytesPerDream + dream.description.utf8.count + tags
     }
 
     /// The estimated memory of a head holding `model`: walks every dream, so only for heads

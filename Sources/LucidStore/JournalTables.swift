@@ -194,7 +194,7 @@ struct JournalTables {
     func begin(_ record: DreamRecord, of user: UUID, at version: Int) throws(SQLiteError) {
         try connection.statement("""
             INSERT INTO dream_revisions (user_id, dream_id, from_version, \(DreamRecord.columns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).run(record.values(user: user, from: version))
     }
 

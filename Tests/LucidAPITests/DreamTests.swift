@@ -30,7 +30,8 @@ struct DreamTests {
             let now = rfc3339(clock.now.millisecondsSince1970)
             let expected = JSON([
                 "id": id, "description": "Flew over the sea", "creature": ["kind": "unicorn", "color": "pink"],
-                "effects": [Any](), "numberOfCreatures": 1, "dreamtOn": "2026-11-22", "createdAt": now, "updatedAt": now,
+                "effects": [Any](), "numberOfCreatures": 1, "dreamtOn": "2026-11-22", "lucid": false, "tags": [Any](),
+                "createdAt": now, "updatedAt": now,
             ])
             #expect(response.json == expected)
 

@@ -21,7 +21,7 @@ struct DuplicateTests {
             let now = rfc3339(clock.now.millisecondsSince1970)
             #expect(response.json == JSON([
                 "id": copyID, "description": "Sharks in the snow (copy)", "creature": ["kind": "shark"], "effects": ["snow"],
-                "numberOfCreatures": 3, "dreamtOn": "2024-02-29", "createdAt": now, "updatedAt": now,
+                "numberOfCreatures": 3, "dreamtOn": "2024-02-29", "lucid": false, "tags": [Any](), "createdAt": now, "updatedAt": now,
             ]))
             let dreams = try client.model(token)["dreams"].array ?? []
             #expect(dreams.map { $0["id"].string } == [first["id"].string, copyID, last["id"].string])

@@ -63,13 +63,15 @@ struct MutationPlanner {
             "creature": Self.json(sample.creature),
         ]
         // Left out, a field takes its default; the model's dream takes the same.
-        var effects: Set<Effect> = [], count = 1, day: Day?
+        var effects: Set<Effect> = [], count = 1, day: Day?, lucid = false, tags: [String] = []
         if Bool.random(using: &random.generator) { effects = sample.effects; json["effects"] = Self.json(effects) }
         if Bool.random(using: &random.generator) { count = sample.numberOfCreatures; json["numberOfCreatures"] = count }
         if Bool.random(using: &random.generator) { day = sample.dreamtOn; json["dreamtOn"] = sample.dreamtOn.iso8601 }
+        if Bool.random(using: &random.generator) { lucid = sample.lucid; json["lucid"] = lucid }
+        if Bool.random(using: &random.generator) { tags = sample.tags; json["tags"] = tags }
         let dream = Dream(
             id: sample.id, description: sample.description, creature: sample.creature, effects: effects,
-            numberOfCreatures: count, dreamtOn: day, createdAt: now)
+            numberOfCreatures: count, dreamtOn: day, lucid: lucid, tags: tags, createdAt: now)
         let ifMatch = maybeIfMatch()
         return mutation("POST", "/v1/dreams", json: json, ifMatch: ifMatch, status: change([.addDream(dream)], success: 201))
     }
@@ -87,6 +89,8 @@ struct MutationPlanner {
             changes.numberOfCreatures = other.numberOfCreatures
             json["numberOfCreatures"] = other.numberOfCreatures
         }
+        if Bool.random(using: &random.generator) { changes.lucid = other.lucid; json["lucid"] = other.lucid }
+        if Bool.random(using: &random.generator) { changes.tags = other.tags; json["tags"] = other.tags }
         let contentType = Bool.random(using: &random.generator) ? "application/merge-patch+json" : "application/json"
         let ifMatch = maybeIfMatch()
         let status = change([.updateDream(id: target.id, changes: changes, at: now)])
@@ -233,7 +237,8 @@ struct MutationPlanner {
         switch action {
         case .addDream(let dream, let index):
             .addDream(Dream(id: dream.id, description: dream.description, creature: dream.creature, effects: dream.effects,
-                            numberOfCreatures: dream.numberOfCreatures, dreamtOn: dream.dreamtOn, createdAt: now), index: index)
+                            numberOfCreatures: dream.numberOfCreatures, dreamtOn: dream.dreamtOn, lucid: dream.lucid, tags: dream.tags,
+                            createdAt: now), index: index)
         case .updateDream(let id, let changes, _): .updateDream(id: id, changes: changes, at: now)
         case .duplicateDream(let id, let newID, _): .duplicateDream(id: id, newID: newID, at: now)
         case .deleteDream, .moveDream, .setFavoriteCreature: action
@@ -247,7 +252,7 @@ struct MutationPlanner {
             json["dream"] = [
                 "id": dream.id.uuidString.lowercased(), "description": dream.description, "creature": Self.json(dream.creature),
                 "effects": Self.json(dream.effects), "numberOfCreatures": dream.numberOfCreatures,
-                "dreamtOn": dream.dreamtOn.iso8601,
+                "dreamtOn": dream.dreamtOn.iso8601, "lucid": dream.lucid, "tags": dream.tags,
             ] as [String: Any]
             if let index { json["index"] = index }
         case .updateDream(let id, let changes, _):
@@ -257,6 +262,8 @@ struct MutationPlanner {
             if let effects = changes.effects { json["effects"] = Self.json(effects) }
             if let count = changes.numberOfCreatures { json["numberOfCreatures"] = count }
             if let day = changes.dreamtOn { json["dreamtOn"] = day.iso8601 }
+            if let lucid = changes.lucid { json["lucid"] = lucid }
+            if let tags = changes.tags { json["tags"] = tags }
         case .deleteDream(let id):
             json["id"] = id.uuidString.lowercased()
         case .moveDream(let id, let toIndex):

@@ -25,7 +25,7 @@ struct ServiceTests {
         }
     }
 
-    @Test func catalogNamesEveryCreatureAndEffectInOrder() throws {
+    @Test func catalogNamesEveryCreatureAndEffectInOrderAndTheRulesOfLucidAndTags() throws {
         try withServer { client in
             let response = try client.get("/v1/catalog")
             expectJSON(response, version: nil)
@@ -45,7 +45,13 @@ struct ServiceTests {
                 ["effect": "rain", "name": "Rain"],
                 ["effect": "snow", "name": "Snow"],
             ]
-            #expect(response.json == JSON(["creatures": creatures, "effects": effects]))
+            let lucid: [String: Any] = ["name": "Lucid", "description": "The dreamer knew they were dreaming."]
+            let tags: [String: Any] = [
+                "name": "Tags", "maxTags": 20, "maxLength": 40, "maxBytes": 160,
+                "description": "Labels such as dream signs. Trimmed of white space at both ends; compared without regard to case, "
+                    + "the first spelling kept; in the order given.",
+            ]
+            #expect(response.json == JSON(["creatures": creatures, "effects": effects, "lucid": lucid, "tags": tags]))
         }
     }
 

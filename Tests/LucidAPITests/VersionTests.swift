@@ -23,7 +23,7 @@ struct VersionTests {
             func dream(_ id: String, _ description: String, _ creature: [String: Any], _ effects: [String], _ count: Int, _ day: String)
                 -> [String: Any] {
                 ["id": id, "description": description, "creature": creature, "effects": effects, "numberOfCreatures": count,
-                 "dreamtOn": day, "createdAt": now, "updatedAt": now]
+                 "dreamtOn": day, "lucid": false, "tags": [Any](), "createdAt": now, "updatedAt": now]
             }
             let dreamA = dream(a, "A", Self.shark, [], 2, "2026-11-20")
             let dreamB = dream(b, "B", ["kind": "crusty"], ["magic", "snow"], 1, "2026-11-21")

@@ -5,11 +5,12 @@ import Testing
 
 /// A dream for cards: fixed ids and times, so cards are the same on every run.
 func cardDream(
-    _ description: String, creature: Creature = .unicorn(.pink), count: Int = 1, effects: Set<Effect> = [.magic, .rain]
+    _ description: String, creature: Creature = .unicorn(.pink), count: Int = 1, effects: Set<Effect> = [.magic, .rain],
+    lucid: Bool = false, tags: [String] = []
 ) -> Dream {
     Dream(
         id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, description: description, creature: creature,
-        effects: effects, numberOfCreatures: count, dreamtOn: Day(year: 2026, month: 11, day: 22)!,
+        effects: effects, numberOfCreatures: count, dreamtOn: Day(year: 2026, month: 11, day: 22)!, lucid: lucid, tags: tags,
         createdAt: Timestamp(millisecondsSince1970: 1_795_321_046_123))
 }
 

@@ -20,6 +20,11 @@ struct GoldenCardTests {
             "</text><script>alert(1)</script> \u{1B}]0;owned\u{07}\u{1B}[2J\u{1B}[31mred\u{1B}[0m & \"quotes\" 夢 🦄",
             creature: .dragon, count: 1, effects: [])),
         ("crusty", cardDream("Crusty", creature: .crusty, count: 3, effects: [.rain])),
+        // Tags are the user's words too: a bidirectional override is dropped, markup escaped.
+        ("lucid-tags", cardDream(
+            "My teeth fell out while I flew over the harbour, and I knew I was dreaming.", creature: .unicorn(.white),
+            count: 1, effects: [.magic], lucid: true,
+            tags: ["Teeth falling out", "flying", "\u{202E}harbour", "</text><b>", "夢 🦄"])),
     ]
 
     @Test(arguments: dreams.map(\.name))

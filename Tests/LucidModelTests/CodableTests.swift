@@ -70,8 +70,31 @@ import LucidTestSupport
             {"createdAt":"2026-11-22T04:17:26.123Z","creature":{"color":"pink","kind":"unicorn"},\
             "description":"a pink unicorn in the snow","dreamtOn":"2026-11-21",\
             "effects":["fireBreathing","magic","snow"],"id":"00000000-0000-0000-0000-000000000001",\
-            "numberOfCreatures":2,"updatedAt":"2026-11-22T04:18:56.123Z"}
+            "lucid":false,"numberOfCreatures":2,"tags":[],"updatedAt":"2026-11-22T04:18:56.123Z"}
             """)
+    }
+
+    @Test func dreamEncodesLucidAndTagsInTheirOrder() throws {
+        var tagged = dream
+        tagged.lucid = true
+        tagged.tags = ["Teeth falling out", "água", "🦄"]
+        let text = try json(tagged)
+        #expect(text.contains(#""lucid":true"#) && text.contains(#""tags":["Teeth falling out","água","🦄"]"#))
+        #expect(try roundTripped(tagged) == tagged)
+    }
+
+    /// Dreams stored before `lucid` and `tags` existed (in old versions' actions, in shares)
+    /// have neither: they read back as not lucid and without tags.
+    @Test func aDreamWithoutLucidAndTagsDecodesAsNotLucidWithoutTags() throws {
+        let old = """
+            {"createdAt":"2026-11-22T04:17:26.123Z","creature":{"color":"pink","kind":"unicorn"},\
+            "description":"a pink unicorn in the snow","dreamtOn":"2026-11-21",\
+            "effects":["fireBreathing","magic","snow"],"id":"00000000-0000-0000-0000-000000000001",\
+            "numberOfCreatures":2,"updatedAt":"2026-11-22T04:18:56.123Z"}
+            """
+        #expect(try decode(Dream.self, old) == dream)
+        #expect(try decode(Action.self, #"{"type":"addDream","dream":\#(old)}"#) == .addDream(dream))
+        #expect(dream.lucid == false && dream.tags == [])
     }
 
     @Test func dreamRoundTrips() throws {
@@ -130,6 +153,8 @@ import LucidTestSupport
                 numberOfCreatures: 7, dreamtOn: Day("2024-02-29")),
             at: Fixture.time(6)),
         .updateDream(id: Fixture.id(2), changes: DreamChanges(effects: []), at: Fixture.time(7)),
+        .updateDream(id: Fixture.id(2), changes: DreamChanges(lucid: true, tags: ["Shark", "teeth"]), at: Fixture.time(8)),
+        .updateDream(id: Fixture.id(2), changes: DreamChanges(lucid: false, tags: []), at: Fixture.time(9)),
         .deleteDream(id: Fixture.id(3)),
         .moveDream(id: Fixture.id(4), toIndex: 2),
         .setFavoriteCreature(.dragon),
@@ -174,6 +199,17 @@ import LucidTestSupport
             """)
     }
 
+    @Test func updateDreamJSONCarriesLucidAndTagsOnlyWhenChanged() throws {
+        let action = Action.updateDream(
+            id: Fixture.id(1), changes: DreamChanges(lucid: false, tags: ["Shark"]), at: Fixture.time())
+        #expect(try json(action) == """
+            {"id":"00000000-0000-0000-0000-000000000001","lucid":false,"tags":["Shark"],\
+            "type":"updateDream","updatedAt":"2026-11-22T04:17:26.123Z"}
+            """)
+        let empty = Action.updateDream(id: Fixture.id(1), changes: DreamChanges(tags: []), at: Fixture.time())
+        #expect(try json(empty).contains(#""tags":[]"#) && !(try json(empty).contains("lucid")))
+    }
+
     @Test func addDreamJSONOmitsAMissingIndex() throws {
         let dreamJSON = try json(Fixture.dream(1))
         #expect(try json(Action.addDream(Fixture.dream(1))) == #"{"dream":\#(dreamJSON),"type":"addDream"}"#)
@@ -182,7 +218,7 @@ import LucidTestSupport
 
     @Test func actionTypeNamesTheCase() {
         #expect(Self.actions.map(\.type) == [
-            "addDream", "addDream", "updateDream", "updateDream", "updateDream", "updateDream",
+            "addDream", "addDream", "updateDream", "updateDream", "updateDream", "updateDream", "updateDream", "updateDream",
             "deleteDream", "moveDream", "setFavoriteCreature", "setFavoriteCreature",
         ])
     }

@@ -22,6 +22,21 @@ import Testing
         #expect(after.dreams.count == 5)
     }
 
+    @Test func aCopyKeepsLucidAndTheTags() throws {
+        var model = before
+        model.dreams[1].lucid = true
+        model.dreams[1].tags = ["Teeth falling out", "water"]
+        let after = try reduce(model, .duplicateDream(id: Fixture.id(2), newID: Fixture.id(9), at: at))
+        var copy = model.dreams[1]
+        copy.id = Fixture.id(9)
+        copy.description = "dream 2 (copy)"
+        copy.createdAt = at
+        copy.updatedAt = at
+        var expected = model
+        expected.dreams.insert(copy, at: 2)
+        #expect(after == expected)
+    }
+
     @Test func theLastDreamsCopyEndsTheJournal() throws {
         let after = try reduce(before, .duplicateDream(id: Fixture.id(4), newID: Fixture.id(9), at: at))
         var expected = before

@@ -108,11 +108,75 @@ import Testing
         #expect(after == expected)
     }
 
+    @Test func updateDreamLucid() throws {
+        let (after, at) = try update(DreamChanges(lucid: true))
+        var expected = before
+        expected.dreams[1].lucid = true
+        expected.dreams[1].updatedAt = at
+        #expect(after == expected)
+    }
+
+    @Test func updateDreamTagsReplacesTheWholeListTrimmedWithoutDuplicatesInTheOrderGiven() throws {
+        var tagged = before
+        tagged.dreams[1].tags = ["Shark", "flying"]
+        let at = Fixture.time(3600)
+        let after = try reduce(tagged, .updateDream(
+            id: Fixture.id(2), changes: DreamChanges(tags: [" teeth falling out ", "WATER", "Teeth Falling Out", "water", "flying"]),
+            at: at))
+        var expected = tagged
+        expected.dreams[1].tags = ["teeth falling out", "WATER", "flying"]
+        expected.dreams[1].updatedAt = at
+        #expect(after == expected)
+    }
+
+    @Test func updateDreamTagsToNone() throws {
+        var tagged = before
+        tagged.dreams[1].tags = ["Shark"]
+        let at = Fixture.time(3600)
+        let after = try reduce(tagged, .updateDream(id: Fixture.id(2), changes: DreamChanges(tags: []), at: at))
+        var expected = tagged
+        expected.dreams[1].tags = []
+        expected.dreams[1].updatedAt = at
+        #expect(after == expected)
+    }
+
+    /// Tags are compared without case, but kept as spelled: a new spelling is a change.
+    @Test func updateDreamTagsInAnotherSpellingRenamesThem() throws {
+        var tagged = before
+        tagged.dreams[1].tags = ["shark"]
+        let at = Fixture.time(3600)
+        let after = try reduce(tagged, .updateDream(id: Fixture.id(2), changes: DreamChanges(tags: ["Shark"]), at: at))
+        var expected = tagged
+        expected.dreams[1].tags = ["Shark"]
+        expected.dreams[1].updatedAt = at
+        #expect(after == expected)
+    }
+
+    @Test func updateDreamTagsThatNormalizeToTheSameChangesNothing() throws {
+        var tagged = before
+        tagged.dreams[1].tags = ["Shark", "flying"]
+        let after = try reduce(tagged, .updateDream(
+            id: Fixture.id(2), changes: DreamChanges(tags: ["  Shark", "flying\n", "SHARK"]), at: Fixture.time(3600)))
+        #expect(after == tagged)
+    }
+
+    @Test func addDreamKeepsLucidAndTheTagsNormalized() throws {
+        var dream = new
+        dream.lucid = true
+        dream.tags = ["\tFlying ", "teeth falling out", "flying", "Straße", "STRASSE", "🦄"]
+        let after = try reduce(before, .addDream(dream, index: 1))
+        var kept = dream
+        kept.tags = ["Flying", "teeth falling out", "Straße", "🦄"]
+        var expected = before
+        expected.dreams.insert(kept, at: 1)
+        #expect(after == expected)
+    }
+
     @Test func updateDreamSeveralFieldsAtOnce() throws {
         let day = try #require(Day("2026-01-01"))
         let changes = DreamChanges(
             description: "a crusty in the rain", creature: .crusty, effects: [.rain],
-            numberOfCreatures: 99, dreamtOn: day)
+            numberOfCreatures: 99, dreamtOn: day, lucid: true, tags: ["rain"])
         let (after, at) = try update(changes, of: 4)
         var expected = before
         expected.dreams[3].description = "a crusty in the rain"
@@ -120,6 +184,8 @@ import Testing
         expected.dreams[3].effects = [.rain]
         expected.dreams[3].numberOfCreatures = 99
         expected.dreams[3].dreamtOn = day
+        expected.dreams[3].lucid = true
+        expected.dreams[3].tags = ["rain"]
         expected.dreams[3].updatedAt = at
         #expect(after == expected)
     }
@@ -128,7 +194,7 @@ import Testing
         let dream = before.dreams[1]
         let changes = DreamChanges(
             description: dream.description, creature: dream.creature, effects: dream.effects,
-            numberOfCreatures: dream.numberOfCreatures, dreamtOn: dream.dreamtOn)
+            numberOfCreatures: dream.numberOfCreatures, dreamtOn: dream.dreamtOn, lucid: dream.lucid, tags: dream.tags)
         let (after, _) = try update(changes)
         #expect(after == before)
     }

@@ -50,6 +50,57 @@ import Testing
         ])
     }
 
+    /// A dream numbered `n` with `tags` (as a dream keeps them), lucid or not.
+    func dream(_ n: Int, tags: [String], lucid: Bool = false) -> Dream {
+        var dream = Fixture.dream(n)
+        dream.tags = tags
+        dream.lucid = lucid
+        return dream
+    }
+
+    @Test func byTagADreamIsInEachOfItsTagsAndTheRestUnderNoTags() {
+        let (a, b, c, d) = (
+            dream(1, tags: ["water", "Teeth falling out"]), dream(2, tags: []), dream(3, tags: ["Water"]),
+            dream(4, tags: ["flying", "Ärger", "zebra", "Zoo"])
+        )
+        let model = Model(favoriteCreature: .dragon, dreams: .init([a, b, c, d]))
+        // Keys in code-point order: the accented letter after the plain ones; one section for
+        // "water" and "Water", titled as the first dream in the user's order spells it.
+        #expect(model.sections(by: .tag) == [
+            Section(id: "tag:flying", headerTitle: "flying", items: [d]),
+            Section(id: "tag:teeth falling out", headerTitle: "Teeth falling out", items: [a]),
+            Section(id: "tag:water", headerTitle: "water", items: [a, c]),
+            Section(id: "tag:zebra", headerTitle: "zebra", items: [d]),
+            Section(id: "tag:zoo", headerTitle: "Zoo", items: [d]),
+            Section(id: "tag:ärger", headerTitle: "Ärger", items: [d]),
+            Section(id: "tags:none", headerTitle: "No tags", items: [b]),
+        ])
+        var moved = model
+        moved.dreams = [c, a, b, d]
+        #expect(moved.sections(by: .tag)[2] == Section(id: "tag:water", headerTitle: "Water", items: [c, a]))
+    }
+
+    /// A tag spelled "none" is a tag like any other: the untagged section's id cannot be one.
+    @Test func aTagNamedNoneIsNotTheUntaggedSection() {
+        let (a, b) = (dream(1, tags: ["none"]), dream(2, tags: []))
+        #expect(Model(dreams: .init([a, b])).sections(by: .tag) == [
+            Section(id: "tag:none", headerTitle: "none", items: [a]),
+            Section(id: "tags:none", headerTitle: "No tags", items: [b]),
+        ])
+    }
+
+    @Test func byLucidTheLucidDreamsFirst() {
+        let (a, b, c) = (dream(1, tags: [], lucid: false), dream(2, tags: [], lucid: true), dream(3, tags: ["x"], lucid: false))
+        #expect(Model(dreams: .init([a, b, c])).sections(by: .lucid) == [
+            Section(id: "lucid:yes", headerTitle: "Lucid", items: [b]),
+            Section(id: "lucid:no", headerTitle: "Not lucid", items: [a, c]),
+        ])
+        #expect(Model(dreams: .init([a, c])).sections(by: .lucid) == [
+            Section(id: "lucid:no", headerTitle: "Not lucid", items: [a, c]),
+        ])
+        #expect(Model(dreams: .init([b])).sections(by: .lucid) == [Section(id: "lucid:yes", headerTitle: "Lucid", items: [b])])
+    }
+
     @Test func noneIsOneSectionOfEverything() {
         let model = Fixture.model
         #expect(model.sections(by: .none) == [Section(id: "all", headerTitle: "All dreams", items: Array(model.dreams))])

@@ -129,6 +129,96 @@ import Testing
         expectRefusal(of: update(numberOfCreatures: count), by: before, is: .invalid([badCount]))
     }
 
+    // MARK: tags
+
+    private func dream(tags: [String]) -> Dream {
+        Dream(id: Fixture.id(50), description: "a dream", creature: .shark, tags: tags, createdAt: Fixture.time())
+    }
+
+    private func update(tags: [String]) -> Action {
+        .updateDream(id: Fixture.id(1), changes: DreamChanges(tags: tags), at: Fixture.time(60))
+    }
+
+    /// Refused as `tags` of a new dream (under `/dream`) and of an update, with `errors`.
+    private func expectTagsRefused(_ tags: [String], _ errors: [FieldError], sourceLocation: SourceLocation = #_sourceLocation) {
+        expectRefusal(
+            of: .addDream(dream(tags: tags)), by: before, is: .invalid(errors.map { $0.nested(under: "/dream") }),
+            sourceLocation: sourceLocation)
+        expectRefusal(of: update(tags: tags), by: before, is: .invalid(errors), sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: ["", " ", "\t", "\n", "\r\n", "\u{3000}", "\u{00A0}", " \u{2028} "])
+    func aBlankTagIsRefusedByItsPosition(tag: String) {
+        expectTagsRefused(
+            ["shark", "teeth", "flying", tag],
+            [FieldError(pointer: "/tags/3", detail: "must not be empty or only white space")])
+    }
+
+    @Test(arguments: ["a\tb", "a\nb", "a\u{0}", "\u{0}", "\u{1B}[31mred", "a\u{7F}b", "a\u{85}b", "a\u{2028}b", "a\u{2029}b"])
+    func aTagWithAControlCharacterOrALineBreakInsideIsRefused(tag: String) {
+        expectTagsRefused([tag], [FieldError(pointer: "/tags/0", detail: "must not contain control characters or line breaks")])
+    }
+
+    @Test(arguments: ["a", "é", "e\u{301}", "🦄", "夢", "👩‍👩‍👧‍👦"])
+    func aTagOfFortyCharactersIsAcceptedAndOfFortyOneRefused(character: String) throws {
+        let forty = String(repeating: character, count: 40)
+        if forty.utf8.count <= 160 {
+            var expected = before
+            expected.dreams.append(dream(tags: [forty]))
+            #expect(try reduce(before, .addDream(dream(tags: ["  " + forty + "\n"]))) == expected)
+        }
+        expectTagsRefused(
+            ["ok", forty + character],
+            [FieldError(pointer: "/tags/1", detail: "must be at most 40 characters")])
+    }
+
+    @Test func aTagIsMeasuredAfterTrimming() {
+        let forty = String(repeating: "x", count: 40)
+        #expect(Dream.validate(DreamChanges(tags: ["   " + forty + "\t\t"])) == [])
+    }
+
+    /// One character may be any number of bytes, so tags are bounded in bytes too.
+    @Test func aTagOverOneHundredSixtyBytesIsRefused() {
+        let tag = "e" + String(repeating: "\u{301}", count: 80)
+        #expect(tag.count == 1 && tag.utf8.count == 161)
+        expectTagsRefused([tag], [FieldError(pointer: "/tags/0", detail: "must be at most 160 bytes of UTF-8")])
+        #expect(Dream.validate(DreamChanges(tags: [String(repeating: "🦄", count: 40)])) == [])
+    }
+
+    @Test func twentyTagsAreAcceptedAndTwentyOneRefused() throws {
+        let twenty = (1...20).map { "tag \($0)" }
+        #expect(Dream.validate(DreamChanges(tags: twenty)) == [])
+        expectTagsRefused(twenty + ["tag 21"], [FieldError(pointer: "/tags", detail: "must hold at most 20 different tags")])
+    }
+
+    /// Duplicates count once: what is kept is at most 20 tags.
+    @Test func twentyFiveTagsThatAreTwentyDifferentOnesAreAccepted() throws {
+        let tags = (1...20).map { "Tag \($0)" } + (1...5).map { " TAG \($0) " }
+        var expected = before
+        expected.dreams.append(dream(tags: (1...20).map { "Tag \($0)" }))
+        #expect(try reduce(before, .addDream(dream(tags: tags))) == expected)
+    }
+
+    @Test func everyBadTagIsListedBesideTheOtherFields() {
+        let tags = [""] + (1...21).map { "tag \($0)" } + ["a\u{0}b"]
+        expectRefusal(
+            of: .addDream(Dream(
+                id: Fixture.id(50), description: " ", creature: .shark, numberOfCreatures: 0, tags: tags, createdAt: Fixture.time())),
+            by: before,
+            is: .invalid([
+                FieldError(pointer: "/dream/description", detail: "must not be empty or only white space"),
+                FieldError(pointer: "/dream/numberOfCreatures", detail: "must be between 1 and 99"),
+                FieldError(pointer: "/dream/tags/0", detail: "must not be empty or only white space"),
+                FieldError(pointer: "/dream/tags/22", detail: "must not contain control characters or line breaks"),
+                FieldError(pointer: "/dream/tags", detail: "must hold at most 20 different tags"),
+            ]))
+    }
+
+    @Test func noTagsAndEitherLucidAreAlwaysValid() {
+        #expect(Dream.validate(DreamChanges(lucid: true, tags: [])) == [])
+        #expect(Dream.validate(DreamChanges(lucid: false)) == [])
+    }
+
     // MARK: index
 
     @Test(arguments: [-1, 5, 100])

@@ -73,7 +73,18 @@ import Testing
         var versions: [UUID: [Int: Model]] = [:]
         var histories: [UUID: HistoryPage] = [:]
         var random = RandomJournal(seed: 7)
+        // No dream of that schema was lucid or had tags.
+        random.lucidAndTags = false
         do {
+            // Today's store writes the columns `0009_lucid_and_tags` adds, so the table of that
+            // schema gets them here by hand, unrecorded; 0004 rebuilds it without them, and
+            // 0009 adds them back.
+            let connection = try database.connection()
+            try Migrator.migrate(connection, to: before)
+            try connection.execute("""
+                ALTER TABLE dream_revisions ADD COLUMN lucid INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE dream_revisions ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+                """)
             let store = try SQLiteJournalStore(path: database.path, migrations: before)
             for user in users {
                 var models: [Int: Model] = [0: .empty]

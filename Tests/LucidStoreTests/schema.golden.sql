@@ -32,7 +32,8 @@ CREATE TABLE dream_revisions (
     creatures     INTEGER NOT NULL CHECK (creatures BETWEEN 1 AND 99),
     dreamt_on     TEXT    NOT NULL,
     created_at    INTEGER NOT NULL,
-    updated_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL, lucid INTEGER NOT NULL DEFAULT 0 CHECK (lucid IN (0, 1)), tags TEXT NOT NULL DEFAULT '[]'
+    CHECK (json_type(tags) = 'array' AND json_array_length(tags) <= 20),
     UNIQUE (user_id, dream_id, from_version),
     CHECK (from_version < until_version)
 ) STRICT;

@@ -22,6 +22,9 @@ public struct RandomJournal: Sendable {
     public var generator: SeededGenerator
     /// The clock the actions are stamped with; each action advances it.
     public var now = Timestamp(millisecondsSince1970: 1_790_000_000_000)
+    /// Whether dreams may be lucid and have tags; off for journals of a schema from before
+    /// they existed.
+    public var lucidAndTags = true
 
     /// Actions drawn from `seed`.
     public init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
@@ -36,7 +39,16 @@ public struct RandomJournal: Sendable {
             effects: Set(Effect.allCases.filter { _ in Bool.random(using: &generator) }),
             numberOfCreatures: Int.random(in: Dream.creatureRange, using: &generator),
             dreamtOn: Bool.random(using: &generator) ? Day(daysSince1970: Int.random(in: 18000...21000, using: &generator)) : nil,
+            lucid: lucidAndTags && Bool.random(using: &generator), tags: lucidAndTags ? tags() : [],
             createdAt: tick())
+    }
+
+    /// Zero to four tags as a dream keeps them, drawn from a few that differ only in case.
+    public mutating func tags() -> [String] {
+        let words = ["flying", "Flying", "teeth falling out", "water", "WATER", "Straße", "STRASSE", "夢", "🦄"]
+        return Dream.normalizedTags((0..<Int.random(in: 0...4, using: &generator)).map { _ in
+            words.randomElement(using: &generator)!
+        })
     }
 
     /// A random creature.
@@ -62,6 +74,8 @@ public struct RandomJournal: Sendable {
             if Bool.random(using: &generator) { changes.effects = other.effects }
             if Bool.random(using: &generator) { changes.numberOfCreatures = other.numberOfCreatures }
             if Bool.random(using: &generator) { changes.dreamtOn = other.dreamtOn }
+            if lucidAndTags, Bool.random(using: &generator) { changes.lucid = other.lucid }
+            if lucidAndTags, Bool.random(using: &generator) { changes.tags = other.tags }
             return .updateDream(id: target.id, changes: changes, at: tick())
         case 5, 6:
             let target = model.dreams.randomElement(using: &generator)!

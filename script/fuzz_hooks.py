@@ -9,12 +9,23 @@ checked against what the description says it is.
 Long polls (`GET /v1/changes?wait=`) are capped at a second, so the run spends its time on
 requests rather than on waits; the request timeout still covers a full minute's wait.
 
+The run's own session must survive (its token authenticates every request): sign-out is
+excluded, but `DELETE /v1/sessions/{id}` is fuzzed, and the stateful phase can carry the id
+`GET /v1/sessions` lists into it. So a request about to revoke the run's own session
+(`LUCID_FUZZ_SESSION_ID`, as sent or percent-encoded, in any case) is sent for a random id
+instead: it still exercises the route (a `404`), and the spare session the script opened
+gives the run a real one to revoke (a `204`).
+
 It also shields the run from a CPython 3.11 bug: hypothesis describes each filtered
 strategy by parsing the source of its lambda with `ast.parse`, which on 3.11 can raise
 `SystemError: AST constructor recursion depth mismatch` depending on how deep the stack
 is at that moment. The description is only a name for reports, so a failure to make it
 falls back to a plain one instead of ending the test case as a runtime error.
 """
+
+import os
+import urllib.parse
+import uuid
 
 import schemathesis
 from hypothesis.internal import lambda_sources
@@ -43,3 +54,17 @@ def map_query(_context, query):
     if isinstance(query, dict) and isinstance(query.get("wait"), int) and query["wait"] > 1:
         query["wait"] = 1
     return query
+
+
+_own_session = os.environ.get("LUCID_FUZZ_SESSION_ID", "").lower()
+
+
+@schemathesis.hook
+def before_call(context, case, **kwargs):
+    if case.operation.label != "DELETE /v1/sessions/{id}" or not _own_session:
+        return
+    parameters = case.path_parameters or {}
+    value = parameters.get("id")
+    if isinstance(value, str) and urllib.parse.unquote(value).lower() == _own_session:
+        parameters["id"] = str(uuid.uuid4())
+        case.path_parameters = parameters

@@ -15,15 +15,32 @@ extension API {
     /// How long a session may be asked to last, in seconds: a minute to a year.
     static let sessionLifetime = 60...31_536_000
 
-    /// Reads `{username, password}` (and `extra` members) with the rules of registration.
+    /// Reads `{username, password}`, an optional `deviceName` (and `extra` members).
     private func credentials(
         _ call: Call, extra: Set<String> = [], reader: inout FieldReader
-    ) throws(Problem) -> (username: String, password: String, members: [String: JSONValue])? {
-        let members = reader.object(try call.jsonBody(), at: "", allowed: Set(["username", "password"]).union(extra)) ?? [:]
+    ) throws(Problem) -> (username: String, password: String, deviceName: String?, members: [String: JSONValue])? {
+        let allowed = Set(["username", "password", "deviceName"]).union(extra)
+        let members = reader.object(try call.jsonBody(), at: "", allowed: allowed) ?? [:]
         let username = reader.required(members, "username", at: "") { $0.string($1, at: $2) }
         let password = reader.required(members, "password", at: "") { $0.string($1, at: $2) }
+        let deviceName = reader.optional(members, "deviceName", at: "") { $0.deviceName($1, at: $2) }
         guard let username, let password else { return nil }
-        return (username, password, members)
+        return (username, password, deviceName, members)
+    }
+
+    /// The fields of a keyed registration or sign-in that a retry must repeat, beyond the
+    /// username: `fields`, then the device name if one was given (so a request without one
+    /// keeps the fingerprint it had before names existed).
+    static func keyFields(_ fields: [String], deviceName: String?) -> [String] {
+        fields + (deviceName.map { ["deviceName", $0] } ?? [])
+    }
+
+    /// A new session for `call`'s client: its token, and the session to store under its hash,
+    /// named `deviceName` or after the client's `User-Agent`.
+    func newSession(_ call: Call, named deviceName: String?, at now: Timestamp, expiresAt: Timestamp?) -> (token: String, session: NewSession) {
+        let token = SessionToken.generate()
+        let name = deviceName ?? DeviceName.derived(fromUserAgent: call.request.header("user-agent"))
+        return (token, NewSession(tokenHash: SessionToken.hash(token), id: environment.newID(), name: name, createdAt: now, expiresAt: expiresAt))
     }
 
     /// What is wrong with `password` as a new password, if anything.
@@ -45,17 +62,19 @@ extension API {
             if let error = Self.passwordError(input.password) { reader.fail(error.pointer, error.detail) }
         }
         guard let input, reader.errors.isEmpty else { throw reader.problem }
-        let (response, user) = try withCredentialsKey(call, username: input.username, fields: []) {
+        let fields = Self.keyFields([], deviceName: input.deviceName)
+        let (response, user) = try withCredentialsKey(call, username: input.username, fields: fields) {
             (request) throws(Problem) -> (Response, User) in
-            if let request, let replayed = try reopenRegistration(request, username: input.username, password: input.password) {
+            if let request, let replayed = try reopenRegistration(
+                call, request, username: input.username, password: input.password, deviceName: input.deviceName) {
                 return replayed
             }
             let hash: String
             do throws(CryptoError) { hash = try hasher.hash(input.password) } catch { throw Self.shortOfMemory(error) }
             let user = User(id: environment.newID(), username: input.username, createdAt: environment.now())
-            let token = SessionToken.generate()
+            let (token, session) = newSession(call, named: input.deviceName, at: user.createdAt, expiresAt: nil)
             do throws(AccountError) {
-                try accounts.register(user, passwordHash: hash, sessionTokenHash: SessionToken.hash(token), keeping: request)
+                try accounts.register(user, passwordHash: hash, session: session, keeping: request)
             } catch {
                 throw Problem.account(error)
             }
@@ -97,16 +116,24 @@ extension API {
             throw Self.wrongCredentials
         }
         settle(attempt, .succeeded)
-        if hasher.needsRehash(stored.passwordHash), let upgraded = try? hasher.hash(input.password) {
-            try? accounts.updatePasswordHash(of: stored.user.id, to: upgraded)
+        // The hash the session is opened under: the session is stored only if it is still the
+        // user's, so a password changed meanwhile leaves no session opened with the old one.
+        var passwordHash = stored.passwordHash
+        if hasher.needsRehash(stored.passwordHash), let upgraded = try? hasher.hash(input.password),
+           (try? accounts.updatePasswordHash(of: stored.user.id, from: stored.passwordHash, to: upgraded)) == true {
+            passwordHash = upgraded
         }
         let expiresAt = lifetime.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + Int64($0) * 1000) }
         call.user = stored.user
-        let fields = [lifetime.map(String.init) ?? ""]
+        let fields = Self.keyFields([lifetime.map(String.init) ?? ""], deviceName: input.deviceName)
         let (token, replayed) = try withCredentialsKey(call, username: input.username, fields: fields) {
             (request) throws(Problem) -> (String, Bool) in
-            guard let request else { return (try startSession(for: stored.user, at: now, expiresAt: expiresAt), false) }
-            return try openKeyedSession(for: stored.user, request, expiresAt: expiresAt)
+            let (token, session) = newSession(call, named: input.deviceName, at: request?.at ?? now, expiresAt: expiresAt)
+            guard let request else {
+                try account { () throws(AccountError) in try accounts.createSession(session, for: stored.user.id, provedBy: passwordHash) }
+                return (token, false)
+            }
+            return (token, try openKeyedSession(session, for: stored.user, provedBy: passwordHash, request))
         }
         return Reply.object(status: 201, headers: replayed ? [("Idempotent-Replayed", "true")] : []) { writer in
             writer.key("token"); writer.string(token)
@@ -133,12 +160,12 @@ extension API {
     }
 
     /// The same answer for an unknown username and a wrong password.
-    private static var wrongCredentials: Problem {
+    static var wrongCredentials: Problem {
         Problem(.unauthorized, "The username or password is wrong.", headers: [("WWW-Authenticate", "Bearer realm=\"lucid\"")])
     }
 
     /// Admits a sign-in past the throttle, or answers 429 with how long to wait.
-    private func admit(network: ClientNetwork, username: String?, now: Timestamp) throws(Problem) -> LoginThrottle.Attempt {
+    func admit(network: ClientNetwork, username: String?, now: Timestamp) throws(Problem) -> LoginThrottle.Attempt {
         switch throttle.withLock({ $0.admit(network: network, username: username, now: now.millisecondsSince1970) }) {
         case .admitted(let attempt):
             return attempt
@@ -148,7 +175,7 @@ extension API {
         }
     }
 
-    private func settle(_ attempt: LoginThrottle.Attempt, _ outcome: LoginThrottle.Outcome) {
+    func settle(_ attempt: LoginThrottle.Attempt, _ outcome: LoginThrottle.Outcome) {
         let now = environment.now().millisecondsSince1970
         throttle.withLock { $0.settle(attempt, outcome, now: now) }
     }
@@ -163,17 +190,6 @@ extension API {
             // Only `hash` throws it, and registration bounds passwords far below libsodium's limit.
             Problem(.internal, "A password reached the hasher over its length limit.")
         }
-    }
-
-    /// A new token for `user`; only its hash is stored.
-    private func startSession(for user: User, at now: Timestamp, expiresAt: Timestamp?) throws(Problem) -> String {
-        let token = SessionToken.generate()
-        do throws(AccountError) {
-            try accounts.createSession(tokenHash: SessionToken.hash(token), for: user.id, at: now, expiresAt: expiresAt)
-        } catch {
-            throw Problem.account(error)
-        }
-        return token
     }
 
     /// Runs an account store call, turning its error into a problem.

@@ -4,7 +4,7 @@ import LucidHTTP
 enum Lanes {
     /// Everything but password hashing.
     static let `default` = 0
-    /// Sign-in and registration: as many at once as hashes may run, the rest queue.
+    /// Sign-in, registration and password changes: as many at once as hashes may run, the rest queue.
     static let credentials = 1
 
     static func all(_ configuration: APIConfiguration) -> [Lane] {
@@ -21,6 +21,9 @@ extension API: HTTPApplication {
     /// The largest body a sign-in or registration may have: a 32-character username and a
     /// 1,024-character password, each character escaped as `\uXXXX`, fit with room to spare.
     static let credentialsBodyLimit = 16 << 10
+    /// The largest body a password change may have: two 1,024-character passwords, each
+    /// character escaped as a pair of `\uXXXX`, fit with room to spare.
+    static let passwordChangeBodyLimit = 32 << 10
 
     /// Decides from the head alone: a path with a control character, an unknown path, a wrong
     /// method or a missing token is answered without reading the body; anything else is read
@@ -40,6 +43,11 @@ extension API: HTTPApplication {
                 return .accept(lane: Lanes.default, maxBodyBytes: configuration.maxBodyBytes)
             case .credentials:
                 return .accept(lane: Lanes.credentials, maxBodyBytes: min(configuration.maxBodyBytes, Self.credentialsBodyLimit))
+            case .signedInCredentials:
+                guard request.header("authorization") != nil else {
+                    return .answer(answer(request, with: Self.signInFirst))
+                }
+                return .accept(lane: Lanes.credentials, maxBodyBytes: min(configuration.maxBodyBytes, Self.passwordChangeBodyLimit))
             case .signedIn:
                 guard request.header("authorization") != nil else {
                     return .answer(answer(request, with: Self.signInFirst))

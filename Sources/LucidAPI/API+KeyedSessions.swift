@@ -29,7 +29,9 @@ extension API {
     /// session, and `password` checks. `nil` when there is no such account yet (the
     /// registration runs); the same 409 as any taken name when the key or password does not
     /// fit, so neither tells anything about someone else's account.
-    func reopenRegistration(_ request: KeyedRequest, username: String, password: String) throws(Problem) -> (Response, User)? {
+    func reopenRegistration(
+        _ call: Call, _ request: KeyedRequest, username: String, password: String, deviceName: String?
+    ) throws(Problem) -> (Response, User)? {
         let stored: (user: User, passwordHash: String)?
         do throws(AccountError) { stored = try accounts.credentials(of: username) } catch { throw Problem.account(error) }
         guard let stored else { return nil }
@@ -46,32 +48,31 @@ extension API {
         }
         guard matches else { throw Problem.account(.usernameTaken) }
         guard fingerprint == request.fingerprint else { throw Self.keyReused }
-        let (token, _) = try openKeyedSession(for: stored.user, request, expiresAt: nil)
+        let (token, session) = newSession(call, named: deviceName, at: request.at, expiresAt: nil)
+        try openKeyedSession(session, for: stored.user, provedBy: stored.passwordHash, request)
         var response = Self.registered(stored.user, token: token)
         response.headers.append(("Idempotent-Replayed", "true"))
         return (response, stored.user)
     }
 
-    /// Opens a session for `user` for a keyed request; a retry closes the session the lost
-    /// answer held. Answers the new token, and whether it replaced one.
+    /// Opens `session` for `user`, who proved the password hashed as `passwordHash`, for a
+    /// keyed request; a retry closes the session the lost answer held. Answers whether it
+    /// replaced one.
     @discardableResult
-    func openKeyedSession(for user: User, _ request: KeyedRequest, expiresAt: Timestamp?) throws(Problem) -> (token: String, replayed: Bool) {
-        let token = SessionToken.generate()
-        let outcome: KeyedSession
-        do throws(AccountError) {
-            outcome = try accounts.openSession(
-                tokenHash: SessionToken.hash(token), for: user.id, at: request.at, expiresAt: expiresAt, keeping: request,
-                notBefore: oldestKeptKey(at: request.at))
-        } catch {
-            throw Problem.account(error)
+    func openKeyedSession(
+        _ session: NewSession, for user: User, provedBy passwordHash: String, _ request: KeyedRequest
+    ) throws(Problem) -> Bool {
+        let outcome = try account { () throws(AccountError) in
+            try accounts.openSession(
+                session, for: user.id, provedBy: passwordHash, keeping: request, notBefore: oldestKeptKey(at: request.at))
         }
         switch outcome {
         case .opened:
-            return (token, false)
+            return false
         case .reopened(let closing):
             sessions.revoke(closing)
             feed.endStreams(ofSession: closing)
-            return (token, true)
+            return true
         case .keyUsedElsewhere:
             throw Self.keyReused
         }

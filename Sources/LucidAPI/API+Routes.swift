@@ -13,7 +13,16 @@ extension API {
         router.add("POST", "/v1/users", .credentials) { api, call throws(Problem) in try api.register(&call) }
         router.add("POST", "/v1/sessions", .credentials) { api, call throws(Problem) in try api.signIn(&call) }
         router.add("DELETE", "/v1/sessions/current", keepsAnswers: false) { api, call throws(Problem) in try api.signOut(&call) }
+        router.add("GET", "/v1/sessions") { api, call throws(Problem) in try api.listSessions(&call) }
+        // A retried DELETE answers 404 (or 401 for the session that revoked itself), which
+        // says the same; a kept answer would hold nothing more.
+        router.add("DELETE", "/v1/sessions/{id}", keepsAnswers: false) { api, call throws(Problem) in try api.revokeSession(&call) }
         router.add("GET", "/v1/me") { api, call throws(Problem) in Reply.json(try api.authenticate(&call)) }
+        // Its key is handled by the route itself: the general fingerprint covers the body,
+        // and a fast hash of two passwords must never be stored.
+        router.add("PUT", "/v1/me/password", .signedInCredentials, keepsAnswers: false) { api, call throws(Problem) in
+            try api.changePassword(&call)
+        }
 
         router.add("GET", "/v1/model") { api, call throws(Problem) in try api.model(&call) }
         router.add("GET", "/v1/dreams") { api, call throws(Problem) in try api.listDreams(&call) }

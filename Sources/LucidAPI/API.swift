@@ -23,7 +23,7 @@ public struct APIConfiguration: Sendable {
     public var concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes
     /// Longest a sign-in or registration waits for a hashing slot before it is answered 503.
     public var hashQueueTimeout: Duration = .seconds(10)
-    /// How many sessions the cache in front of the database holds (about 330 bytes each);
+    /// How many sessions the cache in front of the database holds (about 350 bytes each);
     /// past it the least recently used one is dropped.
     public var sessionCacheCapacity: Int = 100_000
     /// Seconds between deletions of expired sessions from the database; 0 never deletes them.
@@ -102,6 +102,8 @@ struct Call {
     var sessionExpiresAt: Timestamp?
     /// The hash of the checked bearer token.
     var tokenHash: String?
+    /// The id of the checked token's session, as its owner sees it in the list of sessions.
+    var sessionID: UUID?
     /// Set for a mutation sent with an idempotency key, once the key is claimed.
     var keyed: KeyedRequest?
 }

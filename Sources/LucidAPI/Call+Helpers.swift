@@ -116,6 +116,11 @@ extension API {
         .unauthorized, "Sign in and send the token as Authorization: Bearer <token>.",
         headers: [("WWW-Authenticate", "Bearer realm=\"lucid\"")])
 
+    /// The answer to a token that names no session (any more).
+    static let revokedToken = Problem(
+        .unauthorized, "The token is unknown, expired or revoked.",
+        headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
+
     /// The signed-in user, from `Authorization: Bearer <token>`; 401 for anything else.
     /// Also records the token's hash in `call`, for signing out.
     func authenticate(_ call: inout Call) throws(Problem) -> User {
@@ -133,7 +138,9 @@ extension API {
             entry = cached
         case .missing(let ticket):
             do throws(AccountError) {
-                entry = try accounts.session(tokenHash: tokenHash).map { SessionCache.Entry(user: $0.user, expiresAt: $0.expiresAt) }
+                entry = try accounts.session(tokenHash: tokenHash).map {
+                    SessionCache.Entry(user: $0.user, sessionID: $0.session.id, expiresAt: $0.expiresAt, lastUsedAt: $0.session.lastUsedAt)
+                }
             } catch {
                 throw Problem.account(error)
             }
@@ -143,12 +150,32 @@ extension API {
         guard let entry, entry.expiresAt.map({ $0 > now }) ?? true else {
             // An expired session is of no more use to the cache; the sweeper deletes its row.
             if entry != nil { sessions.forget(tokenHash) }
-            throw Problem(.unauthorized, "The token is unknown, expired or revoked.",
-                          headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
+            throw Self.revokedToken
         }
+        noteUse(of: tokenHash, lastUsedAt: entry.lastUsedAt, at: now)
         call.user = entry.user
         call.tokenHash = tokenHash
+        call.sessionID = entry.sessionID
         call.sessionExpiresAt = entry.expiresAt
         return entry.user
+    }
+
+    /// How often a session's last use is written, in milliseconds: at most once a minute,
+    /// never once per request.
+    static let sessionUseInterval: Int64 = 60_000
+
+    /// Writes that the session was used `now` if its last use written is a minute old or
+    /// more and no other request of it has claimed the write. A write that fails is logged
+    /// and the request goes on: when a session was last used is a hint, not a right.
+    private func noteUse(of tokenHash: String, lastUsedAt: Timestamp, at now: Timestamp) {
+        guard sessions.claimUse(of: tokenHash, lastUsedAt: lastUsedAt, at: now, interval: Self.sessionUseInterval) else { return }
+        let cutoff = Timestamp(millisecondsSince1970: now.millisecondsSince1970 - Self.sessionUseInterval)
+        do throws(AccountError) {
+            try accounts.recordUse(ofSession: tokenHash, at: now, unlessUsedAfter: cutoff)
+        } catch {
+            log(.message(LogMessage(
+                .warning, "recording a session's use failed", text: "recording a session's use failed: \(error)",
+                fields: [.string("error", "\(error)")])))
+        }
     }
 }

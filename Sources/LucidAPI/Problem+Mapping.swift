@@ -53,6 +53,11 @@ extension Problem {
         case .usernameTaken:
             return Problem(.usernameTaken, "That username is taken.",
                            faults: [Fault(location: .pointer("/username"), detail: "is taken")])
+        case .passwordChanged:
+            // The password checked was right until a change a moment ago: it is wrong now.
+            return API.wrongCredentials
+        case .noSuchSession:
+            return API.revokedToken
         case .storage(let failure):
             return storage(failure)
         }

@@ -8,6 +8,7 @@ public struct Problem: Error, Sendable {
         case badRequest = "bad-request"
         case unauthorized
         case registrationClosed = "registration-closed"
+        case wrongPassword = "wrong-password"
         case notFound = "not-found"
         case methodNotAllowed = "method-not-allowed"
         case notAcceptable = "not-acceptable"
@@ -32,7 +33,7 @@ public struct Problem: Error, Sendable {
             switch self {
             case .badRequest: 400
             case .unauthorized: 401
-            case .registrationClosed: 403
+            case .registrationClosed, .wrongPassword: 403
             case .notFound: 404
             case .methodNotAllowed: 405
             case .notAcceptable: 406
@@ -52,6 +53,7 @@ public struct Problem: Error, Sendable {
             case .badRequest: "Bad request"
             case .unauthorized: "Unauthorized"
             case .registrationClosed: "Registration closed"
+            case .wrongPassword: "Wrong password"
             case .notFound: "Not found"
             case .methodNotAllowed: "Method not allowed"
             case .notAcceptable: "Not acceptable"

@@ -33,6 +33,9 @@ struct Router: Sendable {
         case signedIn
         /// Anyone, with a password in a small body: in the lane that bounds concurrent password hashing.
         case credentials
+        /// Only with `Authorization` (as `signedIn`), with passwords in a small body: in the
+        /// lane that bounds concurrent password hashing (as `credentials`).
+        case signedInCredentials
     }
 
     private(set) var routes: [Route] = []
@@ -71,18 +74,25 @@ struct Router: Sendable {
         case notFound
     }
 
-    /// HEAD is answered by the GET handler; libmicrohttpd leaves out the body.
+    /// HEAD is answered by the GET handler; libmicrohttpd leaves out the body. Where a path
+    /// fits several patterns, the one with the fewest parameters wins, as OpenAPI matches a
+    /// concrete path before a templated one: `DELETE /v1/sessions/current` signs out, it
+    /// never names a session called "current", whatever order the routes were added in.
     func match(method: String, path: String) -> Match {
         let segments = Self.split(path)
+        var found: (route: Route, parameters: [String: String])?
         var allowed: [String] = []
         for route in routes {
             guard let parameters = Self.parameters(of: route, in: segments) else { continue }
             if route.method == method || (method == "HEAD" && route.method == "GET") {
-                return .found(route, parameters: parameters)
+                if found.map({ parameters.count < $0.parameters.count }) ?? true { found = (route, parameters) }
+                continue
             }
-            allowed.append(route.method)
-            if route.method == "GET" { allowed.append("HEAD") }
+            for allow in route.method == "GET" ? ["GET", "HEAD"] : [route.method] where !allowed.contains(allow) {
+                allowed.append(allow)
+            }
         }
+        if let found { return .found(found.route, parameters: found.parameters) }
         return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
     }
 

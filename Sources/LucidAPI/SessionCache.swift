@@ -1,3 +1,4 @@
+import Foundation
 import LucidModel
 import LucidStore
 import Synchronization
@@ -15,7 +16,11 @@ import Synchronization
 final class SessionCache: Sendable {
     struct Entry: Equatable, Sendable {
         var user: User
+        /// The session's id, as its owner sees it in the list of sessions.
+        var sessionID: UUID
         var expiresAt: Timestamp?
+        /// The last use written to the database, or being written now.
+        var lastUsedAt: Timestamp
     }
 
     /// Proof of when a lookup missed, for caching what the database says afterwards.
@@ -68,6 +73,35 @@ final class SessionCache: Sendable {
         state.withLock { state in
             state.revocations &+= 1
             state.entries.removeValue(for: tokenHash)
+        }
+    }
+
+    /// Drops every token of `tokenHashes` (the sessions a password change revoked) and keeps
+    /// every lookup in flight from caching one again. Call it after the rows are deleted.
+    func revoke(_ tokenHashes: [String]) {
+        guard !tokenHashes.isEmpty else { return }
+        state.withLock { state in
+            state.revocations &+= 1
+            for tokenHash in tokenHashes { state.entries.removeValue(for: tokenHash) }
+        }
+    }
+
+    /// Whether the caller should write that the session was used at `now`, its last use
+    /// written being `lastUsedAt` (as the caller read it, here or from the database): when
+    /// that is `interval` or more ago, and no other request of the session has claimed the
+    /// write since. A cached session remembers the claim, so one write a minute goes out
+    /// however many requests use it; one not cached (no cache, where another process may
+    /// write) leaves it to the database's conditional update.
+    func claimUse(of tokenHash: String, lastUsedAt: Timestamp, at now: Timestamp, interval: Int64) -> Bool {
+        let cutoff = now.millisecondsSince1970 - interval
+        guard lastUsedAt.millisecondsSince1970 <= cutoff else { return false }
+        return state.withLock { state in
+            // The request that asks has just used the entry: it is the newest already.
+            guard var entry = state.entries.value(for: tokenHash) else { return true }
+            guard entry.lastUsedAt.millisecondsSince1970 <= cutoff else { return false }
+            entry.lastUsedAt = now
+            state.entries.insert(entry, for: tokenHash)
+            return true
         }
     }
 

@@ -16,23 +16,20 @@ public final class PostgresAccountStore: AccountStore {
     public var isShared: Bool { true }
 
     public func register(
-        _ user: User, passwordHash: String, sessionTokenHash tokenHash: String, keeping request: KeyedRequest?
+        _ user: User, passwordHash: String, session: NewSession, keeping request: KeyedRequest?
     ) throws(AccountError) {
-        let registered: Bool
-        do throws(PGError) {
-            registered = try pool.transaction { (connection) throws(PGError) -> Bool in
+        let registered = try run { (connection) throws(PGError) -> Bool in
+            try connection.transaction { () throws(PGError) -> Bool in
                 // Only a taken name is `.usernameTaken`; any other clash (an id in use) fails as a constraint.
                 let inserted = try connection.execute("""
                     INSERT INTO users (id, username, password_hash, created_at) VALUES ($1, $2, $3, $4)
                     ON CONFLICT (username) DO NOTHING
                     """, [user.id.uuidString, user.username, passwordHash, String(user.createdAt.millisecondsSince1970)]).affected
                 guard inserted == 1 else { return false }
-                try Self.insertSession(tokenHash: tokenHash, for: user.id, at: user.createdAt, expiresAt: nil, on: connection)
-                if let request { try PGBesideRows(connection: connection).keep(session: tokenHash, for: request, of: user.id) }
+                try Self.insert(session, for: user.id, on: connection)
+                if let request { try PGBesideRows(connection: connection).keep(session: session.tokenHash, for: request, of: user.id) }
                 return true
             }
-        } catch {
-            throw .storage(error.failure)
         }
         guard registered else { throw .usernameTaken }
     }
@@ -47,16 +44,45 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
-    public func updatePasswordHash(of user: UUID, to hash: String) throws(AccountError) {
+    public func updatePasswordHash(of user: UUID, from old: String, to hash: String) throws(AccountError) -> Bool {
         try run { (connection) throws(PGError) in
-            try connection.execute("UPDATE users SET password_hash = $2 WHERE id = $1", [user.uuidString, hash])
+            try connection.execute(
+                "UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3", [user.uuidString, hash, old]
+            ).affected == 1
         }
     }
 
-    public func createSession(tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?) throws(AccountError) {
-        try run { (connection) throws(PGError) in
-            try Self.insertSession(tokenHash: tokenHash, for: user, at: now, expiresAt: expiresAt, on: connection)
+    public func changePassword(
+        of user: UUID, to hash: String, sparing tokenHash: String, keeping request: KeyedRequest?
+    ) throws(AccountError) -> [String] {
+        let revoked = try run { (connection) throws(PGError) -> [String]? in
+            try connection.transaction { () throws(PGError) -> [String]? in
+                // The user's row first, locked until the commit: a sign-in that checked the old
+                // password waits for it, then finds the password changed (see `insert`), and a
+                // change from another session of the user waits, then finds its session revoked.
+                try connection.execute("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [user.uuidString])
+                guard try !connection.execute(
+                    "SELECT 1 FROM sessions WHERE token_hash = $1 AND user_id = $2", [tokenHash, user.uuidString]
+                ).rows.isEmpty else { return nil }
+                try connection.execute("UPDATE users SET password_hash = $2 WHERE id = $1", [user.uuidString, hash])
+                let revoked = try connection.execute(
+                    "DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash", [user.uuidString, tokenHash]
+                ).rows.compactMap { $0[0] }
+                if let request {
+                    try PGBesideRows(connection: connection).keep(KeptAnswer(status: 204, headers: [], body: []), for: request, of: user)
+                }
+                return revoked
+            }
         }
+        guard let revoked else { throw .noSuchSession }
+        return revoked
+    }
+
+    public func createSession(_ session: NewSession, for user: UUID, provedBy passwordHash: String) throws(AccountError) {
+        let opened = try run { (connection) throws(PGError) -> Bool in
+            try Self.insert(session, for: user, provedBy: passwordHash, on: connection)
+        }
+        guard opened else { throw .passwordChanged }
     }
 
     public func keyedRequest(_ key: String, of user: UUID, notBefore: Timestamp) throws(AccountError) -> [UInt8]? {
@@ -66,42 +92,79 @@ public final class PostgresAccountStore: AccountStore {
     }
 
     public func openSession(
-        tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?, keeping request: KeyedRequest,
+        _ session: NewSession, for user: UUID, provedBy passwordHash: String, keeping request: KeyedRequest,
         notBefore: Timestamp
     ) throws(AccountError) -> KeyedSession {
-        try run { (connection) throws(PGError) in
-            try connection.transaction { () throws(PGError) -> KeyedSession in
+        let outcome = try run { (connection) throws(PGError) -> KeyedSession? in
+            try connection.transaction { () throws(PGError) -> KeyedSession? in
                 let keys = PGBesideRows(connection: connection)
-                // The user's row, locked: two processes retrying one key take turns.
-                try connection.execute("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [user.uuidString])
+                // The user's row, locked: two processes retrying one key take turns, and a
+                // password change waits for this session (or this for it, and then opens none).
+                let current = try connection.execute("SELECT password_hash FROM users WHERE id = $1 FOR UPDATE", [user.uuidString])
+                guard current.rows.first?[0] == passwordHash else { return nil }
                 let earlier = try keys.session(of: request.key, for: user, notBefore: notBefore)
                 if let earlier, earlier.fingerprint != request.fingerprint || earlier.session == nil { return .keyUsedElsewhere }
-                try Self.insertSession(tokenHash: tokenHash, for: user, at: now, expiresAt: expiresAt, on: connection)
+                try Self.insert(session, for: user, on: connection)
                 guard let closing = earlier?.session else {
-                    try keys.keep(session: tokenHash, for: request, of: user)
+                    try keys.keep(session: session.tokenHash, for: request, of: user)
                     return .opened
                 }
                 try connection.execute("DELETE FROM sessions WHERE token_hash = $1", [closing])
-                try keys.move(request.key, of: user, to: tokenHash)
+                try keys.move(request.key, of: user, to: session.tokenHash)
                 return .reopened(closing: closing)
             }
         }
+        guard let outcome else { throw .passwordChanged }
+        return outcome
     }
 
-    public func session(tokenHash: String) throws(AccountError) -> (user: User, expiresAt: Timestamp?)? {
+    public func session(tokenHash: String) throws(AccountError) -> ActiveSession? {
         try run { (connection) throws(PGError) in
             guard let row = try connection.execute("""
-                SELECT users.id, users.username, users.created_at, sessions.expires_at
+                SELECT users.id, users.username, users.created_at,
+                       sessions.id, sessions.name, sessions.created_at, sessions.last_used_at, sessions.expires_at
                 FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.token_hash = $1
                 """, [tokenHash]).rows.first
             else { return nil }
-            return (try Self.user(row), row[3].flatMap { Int64($0) }.map(Timestamp.init(millisecondsSince1970:)))
+            return ActiveSession(user: try Self.user(row), session: try Self.record(Array(row[3...])))
+        }
+    }
+
+    public func recordUse(ofSession tokenHash: String, at now: Timestamp, unlessUsedAfter cutoff: Timestamp) throws(AccountError) {
+        try run { (connection) throws(PGError) in
+            try connection.execute(
+                "UPDATE sessions SET last_used_at = $2 WHERE token_hash = $1 AND last_used_at <= $3",
+                [tokenHash, String(now.millisecondsSince1970), String(cutoff.millisecondsSince1970)])
+        }
+    }
+
+    public func sessions(
+        of user: UUID, at now: Timestamp, after position: SessionPosition?, limit: Int
+    ) throws(AccountError) -> [SessionRecord] {
+        try run { (connection) throws(PGError) in
+            // Through sessions_by_user, backwards; the position as the largest key when there is none.
+            try connection.execute("""
+                SELECT id, name, created_at, last_used_at, expires_at FROM sessions
+                WHERE user_id = $1 AND (created_at, id) < ($2, $3) AND (expires_at IS NULL OR expires_at > $4)
+                ORDER BY created_at DESC, id DESC LIMIT $5
+                """, [user.uuidString, String(position?.createdAt.millisecondsSince1970 ?? .max),
+                      position?.id.uuidString ?? "ffffffff-ffff-ffff-ffff-ffffffffffff", String(now.millisecondsSince1970),
+                      String(limit)]
+            ).rows.map { (row) throws(PGError) in try Self.record(row) }
         }
     }
 
     public func deleteSession(tokenHash: String) throws(AccountError) {
         try run { (connection) throws(PGError) in
             try connection.execute("DELETE FROM sessions WHERE token_hash = $1", [tokenHash])
+        }
+    }
+
+    public func deleteSession(_ id: UUID, of user: UUID) throws(AccountError) -> String? {
+        try run { (connection) throws(PGError) in
+            try connection.execute(
+                "DELETE FROM sessions WHERE id = $1 AND user_id = $2 RETURNING token_hash", [id.uuidString, user.uuidString]
+            ).rows.first?[0] ?? nil
         }
     }
 
@@ -114,12 +177,42 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
-    private static func insertSession(
-        tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?, on connection: PGConnection
-    ) throws(PGError) {
+    private static let sessionColumns = "token_hash, id, user_id, name, created_at, last_used_at, expires_at"
+
+    private static func insert(_ session: NewSession, for user: UUID, on connection: PGConnection) throws(PGError) {
         try connection.execute(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
-            [tokenHash, user.uuidString, String(now.millisecondsSince1970), expiresAt.map { String($0.millisecondsSince1970) }])
+            "INSERT INTO sessions (\(sessionColumns)) VALUES ($1, $2, $3, $4, $5, $5, $6)", values(session, for: user))
+    }
+
+    /// Inserts `session` if `passwordHash` is still the user's; answers whether it did. The
+    /// user's row is locked while it looks (`FOR SHARE`), so a password change committing
+    /// meanwhile is either waited for (and then the hash differs) or waits for this insert
+    /// (and then revokes the session it made).
+    private static func insert(
+        _ session: NewSession, for user: UUID, provedBy passwordHash: String, on connection: PGConnection
+    ) throws(PGError) -> Bool {
+        try connection.execute("""
+            INSERT INTO sessions (\(sessionColumns))
+            SELECT $1::text, $2::uuid, $3::uuid, $4::text, $5::bigint, $5::bigint, $6::bigint
+            FROM users WHERE id = $3::uuid AND password_hash = $7::text FOR SHARE
+            """, values(session, for: user) + [passwordHash]).affected == 1
+    }
+
+    private static func values(_ session: NewSession, for user: UUID) -> [String?] {
+        [session.tokenHash, session.id.uuidString, user.uuidString, session.name, String(session.createdAt.millisecondsSince1970),
+         session.expiresAt.map { String($0.millisecondsSince1970) }]
+    }
+
+    /// The session in five columns: id, name, created_at, last_used_at, expires_at.
+    private static func record(_ row: some Collection<String?>) throws(PGError) -> SessionRecord {
+        let row = Array(row)
+        guard row.count == 5, let id = row[0].flatMap(UUID.init(uuidString:)), let name = row[1],
+              let created = row[2].flatMap({ Int64($0) }), let used = row[3].flatMap({ Int64($0) })
+        else { throw PGJournalRows.corrupt("sessions") }
+        return SessionRecord(
+            id: id, name: name, createdAt: Timestamp(millisecondsSince1970: created),
+            lastUsedAt: Timestamp(millisecondsSince1970: used),
+            expiresAt: row[4].flatMap { Int64($0) }.map(Timestamp.init(millisecondsSince1970:)))
     }
 
     private static func user(_ row: [String?]) throws(PGError) -> User {

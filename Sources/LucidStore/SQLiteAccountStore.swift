@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import LucidModel
 import Synchronization
@@ -20,6 +19,11 @@ public struct User: Hashable, Sendable {
 /// Why an account operation failed.
 public enum AccountError: Error, Hashable, Sendable {
     case usernameTaken
+    /// The password a session was to be opened with is no longer the user's: it changed
+    /// between its check and the session's write.
+    case passwordChanged
+    /// The session the operation needs is gone: revoked or expired meanwhile.
+    case noSuchSession
     case storage(StoreFailure)
 }
 
@@ -51,30 +55,26 @@ public final class SQLiteAccountStore: AccountStore {
         connection = Mutex(try Connection.openMigrated(path, migrations: Migration.embedded))
     }
 
-    /// Registers a user together with its first session (token hash `tokenHash`, no expiry),
-    /// in one transaction: both are stored or neither is, and with them the record that
-    /// `request` (if it has a key) opened that session. `.usernameTaken` if the name is in use.
     public func register(
-        _ user: User, passwordHash: String, sessionTokenHash tokenHash: String, keeping request: KeyedRequest?
+        _ user: User, passwordHash: String, session: NewSession, keeping request: KeyedRequest?
     ) throws(AccountError) {
-        do throws(SQLiteError) {
-            try connection.withLock { (connection) throws(SQLiteError) in
-                try connection.transaction { () throws(SQLiteError) in
-                    try connection.statement("INSERT INTO users (id, username, password_hash, created_at) VALUES (?, ?, ?, ?)")
-                        .run(.text(user.id.uuidString), .text(user.username), .text(passwordHash),
+        let registered = try run { (connection) throws(SQLiteError) -> Bool in
+            try connection.transaction { () throws(SQLiteError) -> Bool in
+                // Only a taken name is `.usernameTaken`; any other clash (an id in use) fails as a constraint.
+                try connection.statement("""
+                    INSERT INTO users (id, username, password_hash, created_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (username) DO NOTHING
+                    """).run(.text(user.id.uuidString), .text(user.username), .text(passwordHash),
                              .integer(user.createdAt.millisecondsSince1970))
-                    try Self.insertSession(tokenHash: tokenHash, for: user.id, at: user.createdAt, expiresAt: nil, on: connection)
-                    if let request { try KeyTables(connection: connection).keep(session: tokenHash, for: request, of: user.id) }
-                }
+                guard connection.changes == 1 else { return false }
+                try Self.insert(session, for: user.id, on: connection)
+                if let request { try KeyTables(connection: connection).keep(session: session.tokenHash, for: request, of: user.id) }
+                return true
             }
-        } catch where error.code == lucid_sqlite_constraint_unique() {
-            throw .usernameTaken
-        } catch {
-            throw .storage(error)
         }
+        guard registered else { throw .usernameTaken }
     }
 
-    /// The user called `username` and their password hash, if there is one.
     public func credentials(of username: String) throws(AccountError) -> (user: User, passwordHash: String)? {
         try run { (connection) throws(SQLiteError) in
             try connection.statement("SELECT id, username, created_at, password_hash FROM users WHERE username = ?")
@@ -82,19 +82,42 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
-    /// Replaces a user's password hash, for upgrading hashes made at a lower cost.
-    public func updatePasswordHash(of user: UUID, to hash: String) throws(AccountError) {
+    public func updatePasswordHash(of user: UUID, from old: String, to hash: String) throws(AccountError) -> Bool {
         try run { (connection) throws(SQLiteError) in
-            try connection.statement("UPDATE users SET password_hash = ? WHERE id = ?")
-                .run(.text(hash), .text(user.uuidString))
+            try connection.statement("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?")
+                .run(.text(hash), .text(user.uuidString), .text(old))
+            return connection.changes == 1
         }
     }
 
-    /// Starts a session for `user` under the hash of its token.
-    public func createSession(tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?) throws(AccountError) {
-        try run { (connection) throws(SQLiteError) in
-            try Self.insertSession(tokenHash: tokenHash, for: user, at: now, expiresAt: expiresAt, on: connection)
+    public func changePassword(
+        of user: UUID, to hash: String, sparing tokenHash: String, keeping request: KeyedRequest?
+    ) throws(AccountError) -> [String] {
+        let revoked = try run { (connection) throws(SQLiteError) -> [String]? in
+            try connection.transaction { () throws(SQLiteError) -> [String]? in
+                // One connection writes accounts, so nothing can come between this check and the writes.
+                let asking = try connection.statement("SELECT 1 FROM sessions WHERE token_hash = ? AND user_id = ?")
+                    .query(.text(tokenHash), .text(user.uuidString)) { _ in true }
+                guard !asking.isEmpty else { return nil }
+                try connection.statement("UPDATE users SET password_hash = ? WHERE id = ?").run(.text(hash), .text(user.uuidString))
+                let revoked = try connection.statement(
+                    "DELETE FROM sessions WHERE user_id = ? AND token_hash != ? RETURNING token_hash"
+                ).query(.text(user.uuidString), .text(tokenHash)) { $0.text(0) }
+                if let request {
+                    try KeyTables(connection: connection).keep(KeptAnswer(status: 204, headers: [], body: []), for: request, of: user)
+                }
+                return revoked
+            }
         }
+        guard let revoked else { throw .noSuchSession }
+        return revoked
+    }
+
+    public func createSession(_ session: NewSession, for user: UUID, provedBy passwordHash: String) throws(AccountError) {
+        let opened = try run { (connection) throws(SQLiteError) -> Bool in
+            try Self.insert(session, for: user, provedBy: passwordHash, on: connection)
+        }
+        guard opened else { throw .passwordChanged }
     }
 
     /// The fingerprint of the request that used `key` of `user` at or after `notBefore`, if
@@ -105,57 +128,98 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
-    /// Opens a session for `user` (token hash `tokenHash`) for a request sent with a key, in
-    /// one transaction: a key not used since `notBefore` records the new session; a key used
-    /// for the same request (same fingerprint) has its session closed and replaced by the new
-    /// one; a key used for another request changes nothing.
     public func openSession(
-        tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?, keeping request: KeyedRequest,
+        _ session: NewSession, for user: UUID, provedBy passwordHash: String, keeping request: KeyedRequest,
         notBefore: Timestamp
     ) throws(AccountError) -> KeyedSession {
-        try run { (connection) throws(SQLiteError) in
-            try connection.transaction { () throws(SQLiteError) -> KeyedSession in
+        let outcome = try run { (connection) throws(SQLiteError) -> KeyedSession? in
+            try connection.transaction { () throws(SQLiteError) -> KeyedSession? in
                 let keys = KeyTables(connection: connection)
                 let earlier = try keys.session(of: request.key, for: user, notBefore: notBefore)
                 if let earlier, earlier.fingerprint != request.fingerprint || earlier.session == nil { return .keyUsedElsewhere }
-                try Self.insertSession(tokenHash: tokenHash, for: user, at: now, expiresAt: expiresAt, on: connection)
+                guard try Self.insert(session, for: user, provedBy: passwordHash, on: connection) else { return nil }
                 guard let closing = earlier?.session else {
-                    try keys.keep(session: tokenHash, for: request, of: user)
+                    try keys.keep(session: session.tokenHash, for: request, of: user)
                     return .opened
                 }
                 try connection.statement("DELETE FROM sessions WHERE token_hash = ?").run(.text(closing))
-                try keys.move(request.key, of: user, to: tokenHash)
+                try keys.move(request.key, of: user, to: session.tokenHash)
                 return .reopened(closing: closing)
             }
         }
+        guard let outcome else { throw .passwordChanged }
+        return outcome
     }
 
-    private static func insertSession(
-        tokenHash: String, for user: UUID, at now: Timestamp, expiresAt: Timestamp?, on connection: Connection
-    ) throws(SQLiteError) {
-        try connection.statement(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)"
-        ).run(.text(tokenHash), .text(user.uuidString), .integer(now.millisecondsSince1970),
-              expiresAt.map { .integer($0.millisecondsSince1970) } ?? .null)
+    private static func insert(_ session: NewSession, for user: UUID, on connection: Connection) throws(SQLiteError) {
+        try connection.statement("""
+            INSERT INTO sessions (token_hash, id, user_id, name, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).run(Self.values(session, for: user))
     }
 
-    /// The user whose session has the token hash `tokenHash` and when it expires, if it exists.
-    public func session(tokenHash: String) throws(AccountError) -> (user: User, expiresAt: Timestamp?)? {
+    /// Inserts `session` if `passwordHash` is still the user's; answers whether it did.
+    private static func insert(
+        _ session: NewSession, for user: UUID, provedBy passwordHash: String, on connection: Connection
+    ) throws(SQLiteError) -> Bool {
+        try connection.statement("""
+            INSERT INTO sessions (token_hash, id, user_id, name, created_at, last_used_at, expires_at)
+            SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE id = ? AND password_hash = ?)
+            """).run(Self.values(session, for: user) + [.text(user.uuidString), .text(passwordHash)])
+        return connection.changes == 1
+    }
+
+    private static func values(_ session: NewSession, for user: UUID) -> [SQLValue] {
+        [.text(session.tokenHash), .text(session.id.uuidString), .text(user.uuidString), .text(session.name),
+         .integer(session.createdAt.millisecondsSince1970), .integer(session.createdAt.millisecondsSince1970),
+         session.expiresAt.map { .integer($0.millisecondsSince1970) } ?? .null]
+    }
+
+    public func session(tokenHash: String) throws(AccountError) -> ActiveSession? {
         try run { (connection) throws(SQLiteError) in
             try connection.statement("""
-                SELECT users.id, users.username, users.created_at, sessions.expires_at
+                SELECT users.id, users.username, users.created_at,
+                       sessions.id, sessions.name, sessions.created_at, sessions.last_used_at, sessions.expires_at
                 FROM sessions JOIN users ON users.id = sessions.user_id
                 WHERE sessions.token_hash = ?
                 """).query(.text(tokenHash)) { row in
-                    Self.user(row).map { ($0, row.optionalInt(3).map { Timestamp(millisecondsSince1970: Int64($0)) }) }
+                    Self.user(row).flatMap { user in Self.record(row, from: 3).map { ActiveSession(user: user, session: $0) } }
                 }.first ?? nil
         }
     }
 
-    /// Ends a session; ending one that does not exist does nothing.
+    public func recordUse(ofSession tokenHash: String, at now: Timestamp, unlessUsedAfter cutoff: Timestamp) throws(AccountError) {
+        try run { (connection) throws(SQLiteError) in
+            try connection.statement("UPDATE sessions SET last_used_at = ? WHERE token_hash = ? AND last_used_at <= ?")
+                .run(.integer(now.millisecondsSince1970), .text(tokenHash), .integer(cutoff.millisecondsSince1970))
+        }
+    }
+
+    public func sessions(
+        of user: UUID, at now: Timestamp, after position: SessionPosition?, limit: Int
+    ) throws(AccountError) -> [SessionRecord] {
+        try run { (connection) throws(SQLiteError) in
+            // Through sessions_by_user, backwards; the position as the largest key when there is none.
+            try connection.statement("""
+                SELECT id, name, created_at, last_used_at, expires_at FROM sessions
+                WHERE user_id = ? AND (created_at, id) < (?, ?) AND (expires_at IS NULL OR expires_at > ?)
+                ORDER BY created_at DESC, id DESC LIMIT ?
+                """).query(
+                    .text(user.uuidString), .integer(position?.createdAt.millisecondsSince1970 ?? .max),
+                    .text(position?.id.uuidString ?? "~"), .integer(now.millisecondsSince1970), .integer(limit)
+                ) { Self.record($0, from: 0) }.compactMap { $0 }
+        }
+    }
+
     public func deleteSession(tokenHash: String) throws(AccountError) {
         try run { (connection) throws(SQLiteError) in
             try connection.statement("DELETE FROM sessions WHERE token_hash = ?").run(.text(tokenHash))
+        }
+    }
+
+    public func deleteSession(_ id: UUID, of user: UUID) throws(AccountError) -> String? {
+        try run { (connection) throws(SQLiteError) in
+            try connection.statement("DELETE FROM sessions WHERE id = ? AND user_id = ? RETURNING token_hash")
+                .query(.text(id.uuidString), .text(user.uuidString)) { $0.text(0) }.first
         }
     }
 
@@ -169,6 +233,16 @@ public final class SQLiteAccountStore: AccountStore {
                     SELECT token_hash FROM sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)
                 """).run(.integer(now.millisecondsSince1970), .integer(limit))
             return connection.changes
+        }
+    }
+
+    /// The session in the five columns from `first`: id, name, created_at, last_used_at, expires_at.
+    private static func record(_ row: Row, from first: Int32) -> SessionRecord? {
+        UUID(uuidString: row.text(first)).map {
+            SessionRecord(
+                id: $0, name: row.text(first + 1), createdAt: Timestamp(millisecondsSince1970: row.integer(first + 2)),
+                lastUsedAt: Timestamp(millisecondsSince1970: row.integer(first + 3)),
+                expiresAt: row.optionalInt(first + 4).map { Timestamp(millisecondsSince1970: Int64($0)) })
         }
     }
 

@@ -8,7 +8,10 @@ import Testing
 /// was revoked in between.
 @Suite struct SessionCacheTests {
     static let entry = SessionCache.Entry(
-        user: User(id: UUID(), username: "ada", createdAt: Timestamp(millisecondsSince1970: 0)), expiresAt: nil)
+        user: User(id: UUID(), username: "ada", createdAt: Timestamp(millisecondsSince1970: 0)), sessionID: UUID(), expiresAt: nil,
+        lastUsedAt: Timestamp(millisecondsSince1970: 0))
+
+    static func at(_ seconds: Int64) -> Timestamp { Timestamp(millisecondsSince1970: seconds * 1000) }
 
     @Test func aMissThenARememberCachesTheSession() throws {
         let cache = SessionCache(capacity: 10)
@@ -50,5 +53,40 @@ import Testing
         #expect(cache.lookup("a") == .cached(Self.entry))
         #expect(cache.lookup("c") == .cached(Self.entry))
         guard case .missing = cache.lookup("b") else { Issue.record("the least recently used session stayed"); return }
+    }
+
+    /// A password change revokes many tokens at once; a lookup that read one of them before
+    /// the change must not cache it after.
+    @Test func revokingSeveralTokensDropsThemAndStopsReadsInFlight() {
+        let cache = SessionCache(capacity: 10)
+        for token in ["a", "b", "c"] {
+            if case .missing(let ticket) = cache.lookup(token) { cache.remember(Self.entry, for: token, after: ticket) }
+        }
+        guard case .missing(let ticket) = cache.lookup("d") else { Issue.record("found an empty cache's token"); return }
+        cache.revoke(["a", "b", "d"])
+        cache.remember(Self.entry, for: "d", after: ticket)
+        #expect(cache.count == 1)
+        #expect(cache.lookup("c") == .cached(Self.entry))
+    }
+
+    /// The cache remembers when it last let a session's use be written: one write a minute,
+    /// however many requests use the session.
+    @Test func aCachedSessionsUseIsClaimedOnceAMinute() {
+        let cache = SessionCache(capacity: 10)
+        guard case .missing(let ticket) = cache.lookup("t") else { return }
+        cache.remember(Self.entry, for: "t", after: ticket)
+        let interval: Int64 = 60_000
+        // Used at 0: not due before 60 s.
+        #expect(!cache.claimUse(of: "t", lastUsedAt: Self.entry.lastUsedAt, at: Self.at(59), interval: interval))
+        #expect(cache.claimUse(of: "t", lastUsedAt: Self.entry.lastUsedAt, at: Self.at(60), interval: interval))
+        // A request that read the entry before that claim sees it old, but the claim is taken.
+        #expect(!cache.claimUse(of: "t", lastUsedAt: Self.entry.lastUsedAt, at: Self.at(61), interval: interval))
+        guard case .cached(let entry) = cache.lookup("t") else { Issue.record("the session left the cache"); return }
+        #expect(entry.lastUsedAt == Self.at(60))
+        #expect(cache.claimUse(of: "t", lastUsedAt: entry.lastUsedAt, at: Self.at(120), interval: interval))
+        // A session the cache does not hold is left to the database's conditional write.
+        #expect(cache.claimUse(of: "elsewhere", lastUsedAt: Self.at(0), at: Self.at(60), interval: interval))
+        #expect(!cache.claimUse(of: "elsewhere", lastUsedAt: Self.at(1), at: Self.at(60), interval: interval))
+        #expect(cache.count == 1)
     }
 }

@@ -17,8 +17,10 @@ import Testing
         // 25 sessions that expired at 1 … 25 s, 5 that expire at 100 … 104 s.
         for second in Array(1...25) + Array(100...104) {
             try accounts.createSession(
-                tokenHash: "t\(second)", for: user.id, at: Timestamp(millisecondsSince1970: 0),
-                expiresAt: Timestamp(millisecondsSince1970: Int64(second) * 1000))
+                NewSession(
+                    tokenHash: "t\(second)", id: UUID(), name: "test", createdAt: Timestamp(millisecondsSince1970: 0),
+                    expiresAt: Timestamp(millisecondsSince1970: Int64(second) * 1000)),
+                for: user.id, provedBy: "hash")
         }
         let records = Mutex<[LogRecord]>([])
         let sweeper = Sweeper(
@@ -78,8 +80,10 @@ import Testing
         let user = User(id: UUID(), username: "sleeper", createdAt: clock.now)
         try accounts.register(user, passwordHash: "hash", sessionTokenHash: "forever")
         try accounts.createSession(
-            tokenHash: "brief", for: user.id, at: clock.now,
-            expiresAt: Timestamp(millisecondsSince1970: clock.now.millisecondsSince1970 + 60_000))
+            NewSession(
+                tokenHash: "brief", id: UUID(), name: "test", createdAt: clock.now,
+                expiresAt: Timestamp(millisecondsSince1970: clock.now.millisecondsSince1970 + 60_000)),
+            for: user.id, provedBy: "hash")
         clock.advance(seconds: 60)
         // The timer fires every second; give it ten before calling it missing.
         let deadline = Date().addingTimeInterval(10)

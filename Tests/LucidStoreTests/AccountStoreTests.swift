@@ -13,6 +13,11 @@ import Testing
         var sessionUser: User?
     }
 
+    /// A session with token hash `tokenHash`, made at `at`, named "test".
+    static func session(_ tokenHash: String, at: Timestamp, expiresAt: Timestamp? = nil, id: UUID = UUID()) -> NewSession {
+        NewSession(tokenHash: tokenHash, id: id, name: "test", createdAt: at, expiresAt: expiresAt)
+    }
+
     static func stored(_ store: any AccountStore, _ username: String, _ tokenHash: String) throws -> Stored {
         let credentials = try store.credentials(of: username)
         return Stored(
@@ -87,13 +92,13 @@ import Testing
         let at = Self.user.createdAt
         let later = Timestamp(millisecondsSince1970: at.millisecondsSince1970 + 1_000)
         let registration = KeyedRequest(key: "register", fingerprint: Array(repeating: 1, count: 32), at: at)
-        try store.register(Self.user, passwordHash: "hash", sessionTokenHash: "first", keeping: registration)
+        try store.register(Self.user, passwordHash: "hash", session: Self.session("first", at: at), keeping: registration)
         #expect(try store.keyedRequest("register", of: Self.user.id, notBefore: at) == registration.fingerprint)
         #expect(try store.keyedRequest("register", of: Self.user.id, notBefore: later) == nil)
         #expect(try store.keyedRequest("sign-in", of: Self.user.id, notBefore: at) == nil)
 
         func open(_ token: String, _ request: KeyedRequest, notBefore: Timestamp = at) throws -> KeyedSession {
-            try store.openSession(tokenHash: token, for: Self.user.id, at: later, expiresAt: nil, keeping: request, notBefore: notBefore)
+            try store.openSession(Self.session(token, at: later), for: Self.user.id, provedBy: "hash", keeping: request, notBefore: notBefore)
         }
         // The registration's retry replaces its first session.
         #expect(try open("again", registration) == .reopened(closing: "first"))
@@ -121,8 +126,9 @@ import Testing
         try store.register(user, passwordHash: "hash", sessionTokenHash: "first")
         for (index, expiry) in expiries.enumerated() {
             try store.createSession(
-                tokenHash: "s\(index)", for: user.id, at: Timestamp(millisecondsSince1970: 0),
-                expiresAt: expiry.map { Timestamp(millisecondsSince1970: $0) })
+                AccountStoreTests.session(
+                    "s\(index)", at: Timestamp(millisecondsSince1970: 0), expiresAt: expiry.map { Timestamp(millisecondsSince1970: $0) }),
+                for: user.id, provedBy: "hash")
         }
         return store
     }

@@ -74,14 +74,20 @@ CREATE TABLE schema_migrations (
 ) STRICT;
 CREATE TABLE sessions (
     -- SHA-256 of the token, in hex. The token itself is shown once and never stored.
-    token_hash TEXT    PRIMARY KEY,
-    user_id    TEXT    NOT NULL REFERENCES users (id),
-    created_at INTEGER NOT NULL,
+    token_hash   TEXT    PRIMARY KEY,
+    -- A random UUID (uppercase, as every id in this schema), shown to the owner.
+    id           TEXT    NOT NULL UNIQUE,
+    user_id      TEXT    NOT NULL REFERENCES users (id),
+    -- 1 to 100 characters, no control characters.
+    name         TEXT    NOT NULL,
+    -- Milliseconds since 1970-01-01T00:00:00Z.
+    created_at   INTEGER NOT NULL,
+    last_used_at INTEGER NOT NULL,
     -- NULL: the session lasts until it is revoked.
-    expires_at INTEGER
+    expires_at   INTEGER
 ) STRICT;
 CREATE INDEX sessions_by_expiry ON sessions (expires_at) WHERE expires_at IS NOT NULL;
-CREATE INDEX sessions_by_user ON sessions (user_id);
+CREATE INDEX sessions_by_user ON sessions (user_id, created_at, id);
 CREATE TABLE shares (
     -- Names the share in its owner's API (GET and DELETE /v1/shares/{id}).
     id          TEXT    PRIMARY KEY,

@@ -1,0 +1,42 @@
+import LucidHTTP
+import Testing
+@testable import LucidAPI
+
+/// How the router picks a route when a path fits several patterns.
+@Suite struct RouteSpecificityTests {
+    static func router(_ patterns: [(String, String)]) -> Router {
+        var router = Router()
+        for (method, pattern) in patterns {
+            router.add(method, pattern) { _, _ in Response(status: 204, headers: []) }
+        }
+        return router
+    }
+
+    /// A concrete segment outranks a parameter whatever the order the routes were added in,
+    /// as OpenAPI matches paths: `current` is never taken for an id.
+    @Test func aLiteralSegmentWinsOverAParameterInEitherOrder() {
+        for patterns in [[("DELETE", "/v1/sessions/{id}"), ("DELETE", "/v1/sessions/current")],
+                         [("DELETE", "/v1/sessions/current"), ("DELETE", "/v1/sessions/{id}")]] {
+            let router = Self.router(patterns)
+            guard case .found(let route, let parameters) = router.match(method: "DELETE", path: "/v1/sessions/current") else {
+                Issue.record("no route for DELETE /v1/sessions/current"); continue
+            }
+            #expect(route.pattern == "/v1/sessions/current")
+            #expect(parameters.isEmpty)
+            guard case .found(let other, let id) = router.match(method: "DELETE", path: "/v1/sessions/5") else {
+                Issue.record("no route for DELETE /v1/sessions/5"); continue
+            }
+            #expect(other.pattern == "/v1/sessions/{id}")
+            #expect(id == ["id": "5"])
+        }
+    }
+
+    /// Each method is allowed once, however many patterns of the path answer it.
+    @Test func aWrongMethodListsEachAllowedMethodOnce() {
+        let router = Self.router([("DELETE", "/v1/sessions/current"), ("DELETE", "/v1/sessions/{id}"), ("GET", "/v1/sessions/{id}")])
+        guard case .wrongMethod(let allowed) = router.match(method: "PUT", path: "/v1/sessions/current") else {
+            Issue.record("PUT was not refused"); return
+        }
+        #expect(allowed == ["DELETE", "GET", "HEAD"])
+    }
+}

@@ -181,8 +181,8 @@ public final class API: Sendable {
 
     /// Answers `request`, and logs it: method, route, path, status, duration, user id, request
     /// id, and for a failure inside the server its detail. Never a secret, a body, or a query
-    /// string. An answer that waits (a long poll) is logged when it goes out; a stream when it
-    /// starts.
+    /// string. An answer that waits (a long poll) is logged when it goes out; a stream or a
+    /// download when it starts.
     public func handle(_ request: Request) -> Answer {
         respond(to: request) { (call: inout Call) throws(Problem) in
             if let problem = Self.pathProblem(call.request.path) { throw problem }
@@ -200,6 +200,8 @@ public final class API: Sendable {
                 return .response(finish(response, of: call))
             case .stream(let head, let stream):
                 return .stream(head: finish(head, of: call), stream)
+            case .pulled(let head, let source):
+                return .pulled(head: finish(head, of: call), source)
             case .pending(let pending):
                 return .pending(pending)
             }

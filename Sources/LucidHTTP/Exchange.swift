@@ -7,8 +7,9 @@ import Synchronization
 /// of the access callback, then suspends the connection and hands the exchange to the
 /// worker pool. A worker answers it through ``deliver(_:)``, which resumes the connection;
 /// the I/O thread then takes the answer and sends it. An answer that waits (a
-/// ``PendingResponse``) is delivered later the same way, by whoever settles it; a stream is
-/// delivered at once, and the I/O thread hands it to the ``StreamWriter``.
+/// ``PendingResponse``) is delivered later the same way, by whoever settles it; a stream (or
+/// a pulled body, sent as one) is delivered at once, and the I/O thread hands it to the
+/// ``StreamWriter``.
 ///
 /// `@unchecked Sendable`: the variable properties are touched only by the connection's I/O
 /// thread, except `request`, which is written before the exchange is submitted to the pool
@@ -185,6 +186,13 @@ final class Exchange: Job, @unchecked Sendable {
         case .stream(let head, let stream):
             isOpenEnded.store(true, ordering: .relaxed)
             stream.register(in: context.streams)
+            settle(.answered(.stream(head: head, stream)))
+        case .pulled(let head, let source):
+            isOpenEnded.store(true, ordering: .relaxed)
+            // Sent as a stream; its pump begins when the writer first asks for bytes, so a
+            // HEAD (or a download refused for want of room) makes nothing.
+            let stream = ResponseStream(pulling: source, pool: context.pool, lane: lane, clientAddress: clientAddress)
+            guard stream.register(in: context.streams) else { return deliver(refusal(.stopping)) }
             settle(.answered(.stream(head: head, stream)))
         }
     }

@@ -45,6 +45,23 @@ public enum Answer: Sendable {
     /// connection limit) the stream ends unsent and the client gets
     /// ``HTTPApplication/refuse(_:because:)`` with ``Refusal/overloaded(retryAfterSeconds:)``.
     case stream(head: Response, ResponseStream)
+    /// Send `head`'s status and headers now, then a body that the server pulls from `source`
+    /// a piece at a time as the client takes it: a download, long but finite, which must not
+    /// be built whole in memory. Framed, ended and sent as a stream is (chunked, then the
+    /// connection closes; `HEAD` and bodiless statuses get the head alone and ask the
+    /// source for nothing), with one difference: nothing is ever dropped for a slow client.
+    /// The source is asked for more only when the client has taken what was made before, so
+    /// each download holds a bounded buffer (about ``pulledBodyBuffer`` bytes, twice over
+    /// while a piece is written). A client that stops reading is cut once it has taken
+    /// nothing for ``ServerConfiguration/idleTimeoutSeconds``, and a server that stops cuts
+    /// every download at once: both close the connection without the body's end, so the
+    /// client knows its copy is incomplete. Pieces are made on the workers of the lane the
+    /// request ran in; a piece that cannot get one (the lane is full, or its queue's deadline
+    /// passes) cuts the download too.
+    case pulled(head: Response, any BodySource)
+
+    /// About how many bytes of a pulled body are made ahead of what the client has taken.
+    public static let pulledBodyBuffer = 256 << 10
 }
 
 /// How a request's body is framed, as its head announces it.

@@ -178,7 +178,7 @@ enum MHDCallbacks {
         _ connection: OpaquePointer
     ) -> MHD_Result {
         let bodiless = exchange.request.method == "HEAD" || head.status < 200 || head.status == 204 || head.status == 304
-        if bodiless { stream.stop() }
+        if bodiless { stream.skipBody() }
         let framing: StreamFraming = bodiless ? .bodiless : exchange.isHTTP10 ? .untilClose : .chunked
         let adoption = context.streamWriter.adopt(
             lucid_mhd_connection_fd(connection), head: StreamHead.bytes(head, framing: framing), framing: framing,
@@ -187,7 +187,7 @@ enum MHDCallbacks {
         case .adopted:
             return .NO
         case .full, .failed:
-            stream.stop()
+            stream.skipBody()
             return queue(exchange.refusal(.overloaded(retryAfterSeconds: 5)), on: connection, close: true)
         }
     }

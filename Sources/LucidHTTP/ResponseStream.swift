@@ -13,6 +13,12 @@ import Synchronization
 /// The bytes waiting to be sent are bounded: a client that stops reading makes them pile up,
 /// and past ``init(bufferLimit:ended:)``'s limit the stream ends and the client is cut off
 /// (it reconnects and catches up), rather than the server holding memory for it.
+///
+/// The server also makes one for a pulled body (``Answer/pulled(head:_:)``): then a
+/// ``BodyPump`` fills it from its source, only as far as ``Answer/pulledBodyBuffer`` ahead
+/// of the client, and is asked for more each time the writer takes what is queued; the
+/// buffer never overflows, so the client is never cut for reading slowly, only for reading
+/// nothing (the writer's stall limit).
 public final class ResponseStream: Sendable {
     /// How the stream ended.
     enum Ending {
@@ -52,8 +58,19 @@ public final class ResponseStream: Sendable {
         var start = 0
         /// Where the stream is registered for `stop()`, until it ends.
         var registry: Registry<ResponseStream>?
+        /// What fills a pulled body, until it ends; and whether it is at work or queued to be.
+        var pump: BodyPump?
+        var pumping = false
 
         var unsent: Int { queued.count - start }
+
+        /// The pump, marked at work, if a pulled body that is open needs more and nothing is
+        /// making it yet: the writer has just taken what was queued.
+        mutating func pumpAgain() -> BodyPump? {
+            guard case .open = phase, let pump, !pumping else { return nil }
+            pumping = true
+            return pump
+        }
 
         /// Marks the writer as woken if it sleeps on this stream; returns the socket to wake
         /// (outside the lock), or nil if the writer is coming back anyway.
@@ -72,6 +89,9 @@ public final class ResponseStream: Sendable {
             phase = .ended(ending)
             queued = []
             start = 0
+            // The pump holds the stream while it works: letting go of it here ends the cycle.
+            pump = nil
+            pumping = false
             var socket = wake()
             if case .cut = ending, case .busy(let busy) = link { socket = busy }
             defer { registry = nil }
@@ -88,6 +108,9 @@ public final class ResponseStream: Sendable {
     private let state = Mutex(State())
     private let bufferLimit: Int
     private let ended: @Sendable () -> Void
+    /// Whether a ``BodyPump`` makes the body: then a server that stops cuts it, as it is
+    /// not whole, where a feed of events simply ends.
+    private let isPulled: Bool
 
     /// A stream that lets at most `bufferLimit` bytes wait unsent; `ended` is called exactly
     /// once when it ends for any reason (finished and drained, client gone, buffer overflow,
@@ -95,6 +118,18 @@ public final class ResponseStream: Sendable {
     public init(bufferLimit: Int = 1 << 20, ended: @escaping @Sendable () -> Void = {}) {
         self.bufferLimit = max(0, bufferLimit)
         self.ended = ended
+        self.isPulled = false
+    }
+
+    /// The stream of a pulled body, filled from `source` on `pool`'s workers of lane `lane`,
+    /// in turn with the other jobs of `clientAddress`.
+    init(pulling source: any BodySource, pool: WorkerPool, lane: Int, clientAddress: String) {
+        // The pump never queues past its watermark, so the limit is never reached.
+        self.bufferLimit = .max
+        self.ended = {}
+        self.isPulled = true
+        let pump = BodyPump(source, filling: self, pool: pool, lane: lane, clientAddress: clientAddress)
+        state.withLock { $0.pump = pump }
     }
 
     /// Queues `bytes` for the client and wakes the writer; returns false and drops them if
@@ -142,17 +177,20 @@ public final class ResponseStream: Sendable {
 
     /// Notes where to leave when the stream ends; a worker calls it before handing the
     /// stream to the connection. While the server is stopping (`registry` closed) the
-    /// stream ends at once: the client gets the head and the end of the body.
-    func register(in registry: Registry<ResponseStream>) {
+    /// stream ends at once, and this answers false: the client of a feed gets the head and
+    /// the end of the body, a pulled body is not to be sent at all.
+    @discardableResult
+    func register(in registry: Registry<ResponseStream>) -> Bool {
         let registered = registry.add(self)
         let (leaving, endedBefore): (Departure?, Bool) = state.withLock { state in
-            guard registered else { return (state.end(.finished), false) }
+            guard registered else { return (state.end(isPulled ? .cut : .finished), false) }
             if case .ended = state.phase { return (nil, true) }
             state.registry = registry
             return (nil, false)
         }
         if endedBefore { registry.remove(self) }
         if let leaving { didEnd(leaving) }
+        return registered
     }
 
     /// Puts the stream on `socket`, before the writer first takes from it. Returns false if
@@ -165,10 +203,56 @@ public final class ResponseStream: Sendable {
         }
     }
 
-    /// Ends the stream now, its body properly closed: the server is stopping, or the request
-    /// (`HEAD`, a 204) takes no body.
+    /// The server is stopping: a feed ends now, its body properly closed; a pulled body is
+    /// cut, so that its client does not take what it has for the whole.
     func stop() {
+        let ending: Ending = isPulled ? .cut : .finished
+        if let leaving = state.withLock({ $0.end(ending) }) { didEnd(leaving) }
+    }
+
+    /// Ends the stream now, its body properly closed, before anything of it is sent: the
+    /// request (`HEAD`, a 204) takes no body, or the stream goes out unsent.
+    func skipBody() {
         if let leaving = state.withLock({ $0.end(.finished) }) { didEnd(leaving) }
+    }
+
+    /// Ends a pulled body that cannot be completed: the connection closes without its end.
+    func cut() {
+        if let leaving = state.withLock({ $0.end(.cut) }) { didEnd(leaving) }
+    }
+
+    /// Queues what the pump made, on its worker; answers whether it is to make more now
+    /// (the body is open and less than ``Answer/pulledBodyBuffer`` waits). The decision to
+    /// stop is taken under the same lock as ``take()``'s to ask again, so the writer never
+    /// waits for a pump that has stopped.
+    func pumped(_ piece: BodyPiece) -> Bool {
+        let (more, waking, leaving): (Bool, StreamSocket?, Departure?) = state.withLock { state in
+            guard case .open = state.phase else {
+                state.pumping = false
+                return (false, nil, nil)
+            }
+            switch piece {
+            case .bytes(let bytes):
+                if state.unsent == 0 {
+                    state.queued = bytes
+                    state.start = 0
+                } else {
+                    state.queued.append(contentsOf: bytes)
+                }
+                let more = state.unsent < Answer.pulledBodyBuffer
+                if !more { state.pumping = false }
+                return (more, bytes.isEmpty ? nil : state.wake(), nil)
+            case .end:
+                state.phase = .finishing
+                state.pumping = false
+                return (false, state.wake(), nil)
+            case .cut:
+                return (false, nil, state.end(.cut))
+            }
+        }
+        waking?.wake()
+        if let leaving { didEnd(leaving) }
+        return more
     }
 
     /// What ``take()`` found.
@@ -187,11 +271,14 @@ public final class ResponseStream: Sendable {
     /// or what to do instead. Under the lock, so a ``send(_:)`` either comes before (its
     /// bytes are taken here) or after the writer is told to wait (and wakes it): none is
     /// lost in between.
+    ///
+    /// A pulled body's pump is asked for more here, as the writer takes what it made: the
+    /// next piece is made while this one is written.
     func take() -> Take {
-        let (taken, leaving): (Take, Departure?) = state.withLock { state in
+        let (taken, leaving, pump): (Take, Departure?, BodyPump?) = state.withLock { state in
             switch state.phase {
-            case .ended(.finished): return (.end, nil)
-            case .ended(.cut): return (.cut, nil)
+            case .ended(.finished): return (.end, nil, nil)
+            case .ended(.cut): return (.cut, nil, nil)
             case .open, .finishing: break
             }
             if state.unsent > 0 {
@@ -200,14 +287,15 @@ public final class ResponseStream: Sendable {
                 let bytes = state.start == 0 ? state.queued : Array(state.queued[state.start...])
                 state.queued = []
                 state.start = 0
-                return (.bytes(bytes), nil)
+                return (.bytes(bytes), nil, state.pumpAgain())
             }
-            if case .finishing = state.phase { return (.end, state.end(.finished)) }
-            guard case .busy(let socket) = state.link else { return (.cut, state.end(.cut)) }
+            if case .finishing = state.phase { return (.end, state.end(.finished), nil) }
+            guard case .busy(let socket) = state.link else { return (.cut, state.end(.cut), nil) }
             state.link = .idle(socket)
-            return (.wait, nil)
+            return (.wait, nil, state.pumpAgain())
         }
         if let leaving { didEnd(leaving) }
+        pump?.schedule()
         return taken
     }
 

@@ -53,8 +53,9 @@ public final class Server: Sendable {
     /// How many requests each lane has waiting and running now; empty when stopped.
     public var laneLoads: [LaneLoad] { daemon.withLock { $0?.laneLoads ?? [] } }
 
-    /// Stops accepting connections; refuses pending responses (``Refusal/stopping``) and ends
-    /// streams at once, since they would only wait out the grace period; lets the other
+    /// Stops accepting connections; refuses pending responses (``Refusal/stopping``), ends
+    /// streams and cuts pulled bodies at once, since they would only wait out the grace
+    /// period; lets the other
     /// in-flight requests finish (at most ``ServerConfiguration/shutdownGracePeriod``),
     /// answers 503 to queued ones that never ran, closes the ones still running without an
     /// answer (their outcome is unknown), then closes every connection. Does nothing if the

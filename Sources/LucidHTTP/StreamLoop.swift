@@ -94,7 +94,11 @@ struct StreamLoop {
                 }
                 if ready & Int32(LUCID_WRITABLE) != 0 { due.append(id) }
             }
-            for id in due {
+            // Once a round: a stream may be due twice (its turn ran out last round and its
+            // socket is writable), and once served it may be waiting, its socket idle; a
+            // second turn would take from an idle stream, which means it is gone.
+            var served = Set<UInt64>()
+            for id in due where served.insert(id).inserted {
                 switch serve(id) {
                 case .wait: break
                 case .again: again.append(id)

@@ -121,10 +121,16 @@ public final class TestConnection {
     }
 
     /// Reads one response. `head` says it answers a HEAD, so no body follows
-    /// even though `Content-Length` is set.
+    /// even though `Content-Length` is set. A chunked body is read to its last chunk; one
+    /// the server cuts throws ``TestClientError/closedEarly``.
     public func readResponse(head: Bool = false) throws -> TestResponse {
         var response = try readHead()
         if head || response.status == 204 || response.status == 304 { return response }
+        if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            guard let body = try readChunksToEnd() else { throw TestClientError.closedEarly }
+            response.body = body
+            return response
+        }
         guard let length = response.header("Content-Length").flatMap({ Int($0) }) else {
             throw TestClientError.malformed("no Content-Length")
         }

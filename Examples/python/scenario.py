@@ -16,19 +16,23 @@ import attrs
 from lucid_client import AuthenticatedClient, Client
 from lucid_client.api.accounts import create_user, get_me
 from lucid_client.api.dreams import create_dream, get_dream, list_dreams, update_dream
-from lucid_client.api.journal import apply_actions
+from lucid_client.api.journal import apply_actions, export_journal
 from lucid_client.api.versions import get_changes, get_history, get_version, redo, undo
 from lucid_client.models import (
     ActionBatch,
     AddDreamAction,
     ChangeItem,
+    DayOneExport,
     DeleteDreamAction,
     Dream,
     DreamPage,
     DreamPatch,
     Effect,
+    ExportJournalFormat,
+    ExportJournalHistory,
     FieldError,
     History,
+    LucidExport,
     Model,
     NewDream,
     NewUser,
@@ -138,6 +142,13 @@ def main(base_url):
     applied = expect(apply_actions.sync_detailed(client=client, body=batch, if_match='"4"'), 200, VersionedDiff)
     assert applied.version == 5 and applied.diff.deleted == [dream.id]
     expect_problem(apply_actions.sync_detailed(client=client, body=batch, if_match='"4"'), 412, ProblemType.PRECONDITION_FAILED)
+
+    # The whole journal to take away: Lucid's JSON with every version, and Day One's JSON.
+    exported = expect(export_journal.sync_detailed(client=client, history=ExportJournalHistory.TRUE), 200, LucidExport)
+    assert exported.version == 5 and [d.description for d in exported.dreams] == ["A shark that sings"]
+    assert [item.version for item in exported.history] == [1, 2, 3, 4, 5]
+    day_one = expect(export_journal.sync_detailed(client=client, format_=ExportJournalFormat.DAYONE), 200, DayOneExport)
+    assert [(entry.text, entry.tags, entry.starred) for entry in day_one.entries] == [("A shark that sings", ["Creature: Shark"], False)]
 
     # A dream that is not there: 404. A dream without a description: 422 naming the field.
     expect_problem(get_dream.sync_detailed(uuid.uuid4(), client=client), 404, ProblemType.NOT_FOUND)

@@ -45,6 +45,7 @@ extension API {
         router.addWaiting("/v1/events") { api, call throws(Problem) in try api.events(&call) }
         router.add("GET", "/v1/sections") { api, call throws(Problem) in try api.sections(&call) }
         router.add("GET", "/v1/stats") { api, call throws(Problem) in try api.stats(&call) }
+        router.addWaiting("/v1/export") { api, call throws(Problem) in try api.export(&call) }
         router.add("GET", "/v1/devices") { api, call throws(Problem) in try api.devices(&call) }
         router.add("GET", "/v1/devices/{deviceId}/state") { api, call throws(Problem) in try api.deviceState(&call) }
         // Idempotent without a key: a retried PUT sets the same state again, a retried DELETE

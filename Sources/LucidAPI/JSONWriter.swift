@@ -3,7 +3,7 @@ import LucidModel
 
 /// Writes JSON straight into bytes, with no tree of values in between: the renderer of
 /// every response. Members come out in the order they are written, so output is stable.
-public struct JSONWriter {
+public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8] = []
     /// Whether the next value or key needs a comma before it.
     private var needsComma = false
@@ -15,6 +15,13 @@ public struct JSONWriter {
     public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
     public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
     public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// Hands over the bytes written so far and goes on as if they were still there (a
+    /// comma still follows a value), so a long document can be sent a piece at a time.
+    public mutating func takeBytes() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
 
     /// The name of the next member of the current object.
     public mutating func key(_ name: String) {

@@ -55,8 +55,8 @@ struct Router: Sendable {
             keepsAnswers: keepsAnswers ?? (mutates && access == .signedIn), secrets: secrets, handler: .now(handler)))
     }
 
-    /// Adds a signed-in `GET` route whose answer may wait without a thread (a long poll) or
-    /// stream (Server-Sent Events).
+    /// Adds a signed-in `GET` route whose answer may wait without a thread (a long poll),
+    /// stream (Server-Sent Events) or be pulled as the client reads it (an export).
     mutating func addWaiting(_ pattern: String, _ handler: @escaping @Sendable (API, inout Call) throws(Problem) -> Answer) {
         routes.append(Route(
             method: "GET", pattern: pattern, segments: Self.split(pattern), access: .signedIn, keepsAnswers: false,

@@ -139,6 +139,30 @@ func run(_ serverURL: URL) async throws {
             .preconditionFailed.body.applicationProblemJson,
         .preconditionFailed, 412)
 
+    // The whole journal to take away: Lucid's JSON with every version, Day One's JSON, Markdown.
+    guard case .LucidExport(let exported) = try await lucid.exportJournal(query: .init(history: ._true)).ok.body.json else {
+        throw Failure(description: "export: not Lucid's JSON")
+    }
+    let versions = (exported.history ?? []).map { item in
+        switch item {
+        case .change(let change): change.version
+        case .undo(let undo): undo.version
+        case .redo(let redo): redo.version
+        }
+    }
+    try check(
+        exported.version == 5 && exported.dreams.map(\.description) == ["A shark that sings"] && versions == [1, 2, 3, 4, 5],
+        "export: \(exported)")
+    guard case .DayOneExport(let dayOne) = try await lucid.exportJournal(query: .init(format: .dayone)).ok.body.json else {
+        throw Failure(description: "export: not Day One's JSON")
+    }
+    try check(dayOne.entries.map(\.tags) == [["Creature: Shark"]] && dayOne.entries.map(\.starred) == [false], "Day One: \(dayOne)")
+    let markdown = try await lucid.exportJournal(
+        query: .init(format: .markdown), headers: .init(accept: [.init(contentType: .textMarkdown)])
+    ).ok.body.textMarkdown
+    let document = try await String(collecting: markdown, upTo: 1 << 20)
+    try check(document.hasPrefix("# Dream journal of ") && document.contains("\nA shark that sings\n"), "Markdown: \(document)")
+
     // A dream that is not there: 404. A dream without a description: 422 naming the field.
     try expect(
         try await lucid.getDream(path: .init(id: UUID().uuidString.lowercased())).notFound.body.applicationProblemJson,

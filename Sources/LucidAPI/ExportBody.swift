@@ -7,7 +7,7 @@ import LucidStore
 /// it (see `BodySource`). The dreams come from the head model the export began with, an
 /// immutable value that the head cache shares, so rendering them copies nothing; history
 /// comes from the store a page at a time, oldest first. Memory stays about one piece and
-/// one page of history however large the journal.
+/// two pages of history (see `HistoryPages`) however large the journal.
 struct ExportBody<Renderer: ExportRenderer>: BodySource {
     /// Where the export stands.
     private enum Stage {

@@ -28,14 +28,17 @@ struct PGAccountErasure {
     /// Deletes `user` and every row of theirs if the session with `tokenHash` is still theirs
     /// and their password hash is still `passwordHash`; answers what it did.
     ///
-    /// The user's row is locked first: a password change, a sign-in or a write that would
-    /// give the journal its first head row (each holds the user's row while it works) either
-    /// commits before, and its rows are deleted here, or waits and then finds no account.
-    /// Then the journal's head row: a write of the journal in flight in any process commits
-    /// before the deletions below read the tables, and one after finds no head row to lock
-    /// and no account to make one for.
+    /// Locks are taken in the order every other transaction takes them, so none deadlocks
+    /// with it: the journal's head row first (a write of the journal, a device state or a
+    /// share of it, in any process, holds it first and the user's row after, through a
+    /// foreign key), which waits for such a write in flight; then the user's row, which waits
+    /// for whatever holds it (a password change, a sign-in, a write giving the journal its
+    /// first head row) and keeps all of them out from then on; then the head row again, which
+    /// a first write may have made meanwhile. Every statement after sees what those committed,
+    /// and a write after finds no head row to lock and no account to make one for.
     func erase(_ user: UUID, provedBy passwordHash: String, askedBy tokenHash: String) throws(PGError) -> Erasure {
         let id = user.uuidString
+        try connection.execute("SELECT 1 FROM journals WHERE user_id = $1 FOR UPDATE", [id])
         guard let account = try connection.execute("SELECT password_hash FROM users WHERE id = $1 FOR UPDATE", [id]).rows.first
         else { return .noSuchSession }
         guard try !connection.execute("SELECT 1 FROM sessions WHERE token_hash = $1 AND user_id = $2", [tokenHash, id]).rows.isEmpty

@@ -221,13 +221,18 @@ struct AccountDeletionTests {
                     statuses.withLock { _ = $0["done", default: []].insert(index) }
                 }
                 usleep(20_000)
-                #expect(try client.delete("/v1/me", json: Self.deletion, token: token).status == 204)
+                let deleted = try client.delete("/v1/me", json: Self.deletion, token: token)
+                #expect(deleted.status == 204, "\(deleted.text)")
                 let deadline = ContinuousClock.now + .seconds(20)
                 while (statuses.withLock { $0["done"]?.count ?? 0 }) < requests.count, ContinuousClock.now < deadline { usleep(5_000) }
                 stop.store(true, ordering: .relaxed)
                 let seen = statuses.withLock { $0 }
+                let failures = client.server.logRecords.compactMap { record -> String? in
+                    guard case .request(let request) = record, request.status >= 500 else { return nil }
+                    return "\(request.method) \(request.path) \(request.status): \(request.error ?? "")"
+                }
                 for (label, codes) in seen where label != "done" {
-                    #expect(codes.allSatisfy { $0 < 500 }, "\(label) answered \(codes.sorted())")
+                    #expect(codes.allSatisfy { $0 < 500 }, "\(label) answered \(codes.sorted()); the log: \(failures)")
                     #expect(codes.contains(401), "\(label) never saw the deletion: \(codes.sorted())")
                 }
                 for table in try client.server.database.tables() {

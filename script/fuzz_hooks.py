@@ -16,6 +16,11 @@ excluded, but `DELETE /v1/sessions/{id}` is fuzzed, and the stateful phase can c
 instead: it still exercises the route (a `404`), and the spare session the script opened
 gives the run a real one to revoke (a `204`).
 
+Nor may the run delete its own account (`DELETE /v1/me` with the account's password,
+`LUCID_FUZZ_PASSWORD`): schemathesis cannot guess a random 32-character password, but a
+request that carries it anyway (say, from an example or a future link) is sent with another
+password, which still exercises the route (a `403`).
+
 It also shields the run from a CPython 3.11 bug: hypothesis describes each filtered
 strategy by parsing the source of its lambda with `ast.parse`, which on 3.11 can raise
 `SystemError: AST constructor recursion depth mismatch` depending on how deep the stack
@@ -57,14 +62,19 @@ def map_query(_context, query):
 
 
 _own_session = os.environ.get("LUCID_FUZZ_SESSION_ID", "").lower()
+_own_password = os.environ.get("LUCID_FUZZ_PASSWORD", "")
 
 
 @schemathesis.hook
 def before_call(context, case, **kwargs):
-    if case.operation.label != "DELETE /v1/sessions/{id}" or not _own_session:
-        return
-    parameters = case.path_parameters or {}
-    value = parameters.get("id")
-    if isinstance(value, str) and urllib.parse.unquote(value).lower() == _own_session:
-        parameters["id"] = str(uuid.uuid4())
-        case.path_parameters = parameters
+    label = case.operation.label
+    if label == "DELETE /v1/sessions/{id}" and _own_session:
+        parameters = case.path_parameters or {}
+        value = parameters.get("id")
+        if isinstance(value, str) and urllib.parse.unquote(value).lower() == _own_session:
+            parameters["id"] = str(uuid.uuid4())
+            case.path_parameters = parameters
+    elif label == "DELETE /v1/me" and _own_password:
+        body = case.body
+        if isinstance(body, dict) and body.get("password") == _own_password:
+            case.body = dict(body, password="not " + body["password"])

@@ -9,6 +9,8 @@ import LucidModel
 // version costs in a journal with a long history, through the R*Tree of revision spans
 // and the old way (every revision ended after the version), in the same run.
 //
+// Then what `secure_delete` costs, and what deleting an account costs (Erasure.swift).
+//
 // Usage: lucid-bench-store [EDITS [HISTORY_EDITS]]   (defaults 300 and 5,000)
 
 let edits = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 300
@@ -206,3 +208,6 @@ for count in [100, 10_000] {
             + "R*Tree \(format(indexed)), old scan \(format(scanned)); ratio \(String(format: "%.2f", scanned / indexed))")
     }
 }
+
+// What secure_delete costs the writes, and what deleting an account costs (Erasure.swift).
+try benchmarkErasure(in: folder, rounds: edits)

@@ -4,7 +4,8 @@ import LucidHTTP
 enum Lanes {
     /// Everything but password hashing.
     static let `default` = 0
-    /// Sign-in, registration and password changes: as many at once as hashes may run, the rest queue.
+    /// Sign-in, registration, password changes and account deletions: as many at once as
+    /// hashes may run, the rest queue.
     static let credentials = 1
 
     static func all(_ configuration: APIConfiguration) -> [Lane] {
@@ -21,8 +22,9 @@ extension API: HTTPApplication {
     /// The largest body a sign-in or registration may have: a 32-character username and a
     /// 1,024-character password, each character escaped as `\uXXXX`, fit with room to spare.
     static let credentialsBodyLimit = 16 << 10
-    /// The largest body a password change may have: two 1,024-character passwords, each
-    /// character escaped as a pair of `\uXXXX`, fit with room to spare.
+    /// The largest body a password change or an account deletion may have: two
+    /// 1,024-character passwords, each character escaped as a pair of `\uXXXX`, fit with room
+    /// to spare.
     static let passwordChangeBodyLimit = 32 << 10
 
     /// Decides from the head alone: a path with a control character, an unknown path, a wrong

@@ -39,6 +39,8 @@ extension API {
         }
         let poll = PollListener(user: user.id, since: since) { [weak pending, call] event in
             pending?.answer(Self.tagged(Reply.json(bytes: event.versionedDiff, version: event.event.version), call))
+        } gone: { [weak pending, call] in
+            pending?.answer(Self.tagged(Self.revokedToken.response(requestID: call.requestID), call))
         }
         listener.value = poll
         _ = feed.add(poll)

@@ -39,11 +39,11 @@ extension API {
             try accounts.keyedRequest(request.key, of: user.id, notBefore: oldestKeptKey(at: now))
         }) {
             guard earlier == request.fingerprint else { throw Self.keyReused }
-            guard try checkPassword(new, of: user, call) else { throw Self.keyReused }
+            guard try checkPassword(new, of: user, call) != nil else { throw Self.keyReused }
             return Response(status: 204, headers: [("Idempotent-Replayed", "true")])
         }
 
-        guard try checkPassword(current, of: user, call) else {
+        guard try checkPassword(current, of: user, call) != nil else {
             throw Problem(.wrongPassword, "The current password is wrong; nothing changed.")
         }
         let hash: String
@@ -58,8 +58,10 @@ extension API {
     }
 
     /// Whether `password` is `user`'s, checked as a sign-in from `call`'s network is: admitted
-    /// by the throttle first (429 when it refuses), a mismatch counted as a failure.
-    private func checkPassword(_ password: String, of user: User, _ call: Call) throws(Problem) -> Bool {
+    /// by the throttle first (429 when it refuses), a mismatch counted as a failure. Answers
+    /// the stored hash it matched, for a change that must be made only while it is still the
+    /// user's; `nil` if it does not match.
+    func checkPassword(_ password: String, of user: User, _ call: Call) throws(Problem) -> String? {
         let attempt = try admit(network: ClientNetwork(call.request.clientAddress), username: user.username, now: environment.now())
         let stored: (user: User, passwordHash: String)?
         do throws(AccountError) { stored = try accounts.credentials(of: user.username) } catch {
@@ -77,6 +79,6 @@ extension API {
             throw Self.shortOfMemory(error)
         }
         settle(attempt, matches ? .succeeded : .failed)
-        return matches
+        return matches ? stored.passwordHash : nil
     }
 }

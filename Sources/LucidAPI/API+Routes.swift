@@ -23,6 +23,11 @@ extension API {
         router.add("PUT", "/v1/me/password", .signedInCredentials, keepsAnswers: false) { api, call throws(Problem) in
             try api.changePassword(&call)
         }
+        // A retry after the deletion is answered 401 (the token is gone): a kept answer
+        // would be a row of the account.
+        router.add("DELETE", "/v1/me", .signedInCredentials, keepsAnswers: false) { api, call throws(Problem) in
+            try api.deleteAccount(&call)
+        }
 
         router.add("GET", "/v1/model") { api, call throws(Problem) in try api.model(&call) }
         router.add("GET", "/v1/dreams") { api, call throws(Problem) in try api.listDreams(&call) }

@@ -131,6 +131,9 @@ public final class API: Sendable {
     let shareMisses = Mutex(ThrottleTable<ClientNetwork>(rule: .init(burst: 20, interval: 3_000), capacity: 100_000))
     /// Deletes expired shares every `sessionSweepSeconds`.
     let shareSweeper: Sweeper
+    /// Clears what deleted accounts left in the database's files, every `sessionSweepSeconds`,
+    /// when a deletion could not at once (a reader held the write-ahead log).
+    let erasureSweeper: Sweeper
     /// A hash to check passwords of unknown usernames against, so they cost as much as known
     /// ones: shaped as this hasher's, matched by no password.
     let dummyHash: String
@@ -161,6 +164,9 @@ public final class API: Sendable {
         self.shareSweeper = Sweeper(
             "expired shares", every: configuration.sessionSweepSeconds, cutoff: environment.now,
             delete: { try journals.deleteExpiredShares(at: $0, limit: $1) }, log: log)
+        self.erasureSweeper = Sweeper(
+            "leftovers of deleted accounts", every: configuration.sessionSweepSeconds,
+            cutoff: environment.now, delete: { _, _ in try journals.purgeErased() }, log: log)
         let feed = ChangeFeed(now: environment.now)
         self.feed = feed
         journals.observe(feed)

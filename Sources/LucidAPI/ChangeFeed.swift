@@ -14,6 +14,9 @@ protocol FeedListener: AnyObject, Sendable {
     func belongs(toSession tokenHash: String) -> Bool
     /// Ends it: called once the feed lets go of it for a reason of its own (sign-out, stop).
     func end()
+    /// Ends it because its user's account was deleted: a stream ends, a long poll is answered
+    /// at once that its token is no one's any more.
+    func accountGone()
 }
 
 /// A new version, rendered once for everyone who listens to its journal.
@@ -119,6 +122,12 @@ final class ChangeFeed: JournalObserver {
             return ended
         }
         for listener in ended { listener.end() }
+    }
+
+    /// Ends every event stream and long poll of `user`'s journal: the account was deleted.
+    func erased(_ user: UUID) {
+        let ended = state.withLock { $0.listeners.removeValue(forKey: user).map { Array($0.values) } ?? [] }
+        for listener in ended { listener.accountGone() }
     }
 
     /// How many listeners `user` has that `counting` counts.

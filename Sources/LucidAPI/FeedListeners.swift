@@ -9,11 +9,15 @@ final class PollListener: FeedListener {
     let user: UUID
     let since: Int
     private let answer: @Sendable (RenderedEvent) -> Void
+    private let gone: @Sendable () -> Void
 
-    init(user: UUID, since: Int, answer: @escaping @Sendable (RenderedEvent) -> Void) {
+    /// A poll answered by `answer` with the version after `since`, or by `gone` if the
+    /// account is deleted first.
+    init(user: UUID, since: Int, answer: @escaping @Sendable (RenderedEvent) -> Void, gone: @escaping @Sendable () -> Void) {
         self.user = user
         self.since = since
         self.answer = answer
+        self.gone = gone
     }
 
     /// Only the version right after `since` carries the diff from it. A later one can only
@@ -28,6 +32,7 @@ final class PollListener: FeedListener {
     func tick(now: Timestamp, monotonic: ContinuousClock.Instant) -> Bool { true }
     func belongs(toSession tokenHash: String) -> Bool { false }
     func end() {}
+    func accountGone() { gone() }
 }
 
 /// An event stream of `GET /v1/events`: first the versions it missed, read from the store by
@@ -124,6 +129,9 @@ final class StreamListener: FeedListener {
     func end() {
         phase.withLock { _ = stop(&$0) }
     }
+
+    /// The client reconnects a second later, and is refused: its token is gone.
+    func accountGone() { end() }
 
     private func write(_ bytes: [UInt8]) -> Bool {
         lastSent.withLock { $0 = ContinuousClock.now }

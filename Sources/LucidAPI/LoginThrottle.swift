@@ -100,6 +100,13 @@ struct LoginThrottle: Equatable, Sendable {
         return .admitted(Attempt(network: network, username: username))
     }
 
+    /// Forgets every failure counted against `username`, from every network: its account is
+    /// deleted, and the name is free for someone else.
+    mutating func forget(username: String) {
+        pairs.clear { $0.username == username }
+        usernames.clear { $0 == username }
+    }
+
     /// Settles an admitted attempt: a failure stays charged; a success clears its network's
     /// record for the username and takes back the rest; an unchecked attempt is taken back.
     mutating func settle(_ attempt: Attempt, _ outcome: Outcome, now: Int64) {

@@ -43,6 +43,9 @@ extension Problem {
             return Problem(.nothingToRedo, "There is no undone change to redo.")
         case .versionNotFound(let version):
             return Problem(.notFound, "The journal has no version \(version).")
+        case .noSuchUser:
+            // The account was deleted while the request was on its way: its token is no one's now.
+            return API.revokedToken
         case .storage(let failure):
             return storage(failure)
         }

@@ -78,6 +78,14 @@ struct ThrottleTable<Key: Hashable & Sendable>: Equatable, Sendable {
         records[key] = nil
     }
 
+    /// Forgets every key `matches` picks, with no trace left in the heap either: what a
+    /// deleted account's username leaves. Costs a pass over the table.
+    mutating func clear(where matches: (Key) -> Bool) {
+        records = records.filter { !matches($0.key) }
+        heap = records.map { Entry(paidAt: $0.value, key: $0.key) }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+    }
+
     /// Tables are equal when they track the same keys at the same instants under the same rule.
     static func == (lhs: ThrottleTable, rhs: ThrottleTable) -> Bool {
         lhs.rule == rhs.rule && lhs.capacity == rhs.capacity && lhs.records == rhs.records

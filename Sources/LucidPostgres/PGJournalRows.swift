@@ -14,9 +14,25 @@ struct PGJournalRows {
     /// none yet). With `locking`, the row is locked until the transaction ends, and made
     /// first if the journal has none, so that every writer of the journal takes turns on it.
     func head(of user: UUID, locking: Bool = false) throws(PGError) -> (version: Int, undoTop: Int?, redoTop: Int?) {
+        // Without a check of the owner, the head row is always there to lock.
+        try head(of: user, locking: locking, owners: .anyone) ?? (0, nil, nil)
+    }
+
+    /// The journal's head row as ``head(of:locking:)`` reads it; `nil` if `owners` are
+    /// registered users and `user` has none (any more). A journal with no head row yet is
+    /// given one only while its user's row is there, held (`FOR KEY SHARE`) until the
+    /// transaction ends: an account deletion, which locks the user's row first, then waits
+    /// for the write, or the write for the deletion, and then finds no account.
+    func head(
+        of user: UUID, locking: Bool, owners: JournalOwners
+    ) throws(PGError) -> (version: Int, undoTop: Int?, redoTop: Int?)? {
         let sql = "SELECT version, undo_top, redo_top FROM journals WHERE user_id = $1" + (locking ? " FOR UPDATE" : "")
         var rows = try connection.execute(sql, [user.uuidString]).rows
         if rows.isEmpty, locking {
+            if owners == .registeredUsers,
+               try connection.execute("SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE", [user.uuidString]).rows.isEmpty {
+                return nil
+            }
             try connection.execute(
                 "INSERT INTO journals (user_id, version) VALUES ($1, 0) ON CONFLICT (user_id) DO NOTHING", [user.uuidString])
             rows = try connection.execute(sql, [user.uuidString]).rows
@@ -24,6 +40,15 @@ struct PGJournalRows {
         guard let row = rows.first else { return (0, nil, nil) }
         guard let version = row[0].flatMap({ Int($0) }) else { throw Self.corrupt("journals") }
         return (version, row[1].flatMap { Int($0) }, row[2].flatMap { Int($0) })
+    }
+
+    /// The journal's version (0 if it has no head row yet), or `nil` if `user` has no account.
+    func ownedVersion(of user: UUID) throws(PGError) -> Int? {
+        guard let row = try connection.execute(
+            "SELECT coalesce((SELECT version FROM journals WHERE user_id = $1), 0) FROM users WHERE id = $1", [user.uuidString]
+        ).rows.first else { return nil }
+        guard let version = row[0].flatMap({ Int($0) }) else { throw Self.corrupt("journals") }
+        return version
     }
 
     /// Writes the version `plan` makes, in one statement (one round trip while the

@@ -15,10 +15,14 @@ import Synchronization
 /// relays' sweep: it delays an event, never loses one.
 final class PGNotifier: Sendable {
     private struct State {
-        /// The newest version to announce, per journal.
+        /// The newest version to announce, per journal, or ``PGNotifier/erased``.
         var queued: [UUID: Int] = [:]
         var stopped = false
     }
+
+    /// What is queued for a journal whose account was deleted: `erased` is announced
+    /// instead of a version (a relay of an older Lucid ignores it).
+    static let erased = -1
 
     private let state = Mutex(State())
     private let wake = NSCondition()
@@ -37,7 +41,20 @@ final class PGNotifier: Sendable {
 
     /// Queues the news that `user`'s journal reached `version`; never waits.
     func announce(_ user: UUID, reached version: Int) {
-        state.withLock { $0.queued[user] = max($0.queued[user] ?? 0, version) }
+        state.withLock { state in
+            guard state.queued[user] != Self.erased else { return }
+            state.queued[user] = max(state.queued[user] ?? 0, version)
+        }
+        wakeUp()
+    }
+
+    /// Queues the news that `user`'s account was deleted, with their journal; never waits.
+    func announceErasure(of user: UUID) {
+        state.withLock { $0.queued[user] = Self.erased }
+        wakeUp()
+    }
+
+    private func wakeUp() {
         wake.lock()
         wake.signal()
         wake.unlock()
@@ -73,7 +90,7 @@ final class PGNotifier: Sendable {
                     connection = sending
                     try sending.execute(
                         "SELECT pg_notify('\(PGRelay.channel)', payload) FROM unnest($1::text[]) AS payload",
-                        [PGArray.literal(queued.map { "\($0.key.uuidString) \($0.value)" })])
+                        [PGArray.literal(queued.map { "\($0.key.uuidString) \($0.value == Self.erased ? "erased" : String($0.value))" })])
                 } catch {
                     // Lost: the relays' sweep finds these versions. Connect again next time.
                     connection = nil

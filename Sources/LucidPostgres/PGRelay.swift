@@ -25,6 +25,8 @@ final class PGRelay: Sendable {
 
     private struct State {
         var observers: [any JournalObserver] = []
+        /// Who drops what the store caches of a journal whose account was deleted.
+        var erasureHandler: (@Sendable (UUID) -> Void)?
         /// The newest version told, per journal.
         var told: [UUID: Int] = [:]
         var stopped = false
@@ -58,6 +60,22 @@ final class PGRelay: Sendable {
     /// A version this process committed.
     func committed(_ event: JournalEvent) {
         tell([event])
+    }
+
+    /// Calls `handler` with each user whose account a process (this one included) deleted.
+    func onErasure(_ handler: @escaping @Sendable (UUID) -> Void) {
+        state.withLock { $0.erasureHandler = handler }
+    }
+
+    /// `user`'s account was deleted, by this process or another: the store forgets the
+    /// journal, and observers hear of it. Hearing it twice does no harm.
+    func erased(_ user: UUID) {
+        let (observers, handler) = state.withLock { state in
+            state.told[user] = nil
+            return (state.observers, state.erasureHandler)
+        }
+        handler?(user)
+        for observer in observers { observer.erased(user) }
     }
 
     /// Ends the thread; returns once it has ended.
@@ -103,14 +121,23 @@ final class PGRelay: Sendable {
             }
             guard wait(on: connection?.socket) else { continue }
             var reached: [UUID: Int] = [:]
+            var erased: Set<UUID> = []
             do throws(PGError) {
                 for note in try connection?.notifications() ?? [] where note.channel == Self.channel {
                     let parts = note.payload.split(separator: " ")
-                    guard parts.count == 2, let user = UUID(uuidString: String(parts[0])), let version = Int(parts[1]) else { continue }
-                    reached[user] = max(reached[user] ?? 0, version)
+                    guard parts.count == 2, let user = UUID(uuidString: String(parts[0])) else { continue }
+                    if parts[1] == "erased" {
+                        erased.insert(user)
+                    } else if let version = Int(parts[1]) {
+                        reached[user] = max(reached[user] ?? 0, version)
+                    }
                 }
             } catch {
                 connection = nil
+            }
+            for user in erased {
+                reached[user] = nil
+                self.erased(user)
             }
             if ContinuousClock.now - lastSweep >= Self.sweepInterval {
                 lastSweep = ContinuousClock.now

@@ -11,7 +11,11 @@ extension PostgresJournalStore {
     }
 
     public func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(JournalError) {
-        try beside { (rows) throws(PGError) in try rows.keep(answer, for: request, of: user) }
+        // Of a registered user, only while the account is there (see `locked`).
+        guard owners == .registeredUsers else {
+            return try beside { (rows) throws(PGError) in try rows.keep(answer, for: request, of: user) }
+        }
+        try locked(user) { (rows) throws(PGError) in try rows.keep(answer, for: request, of: user) }
     }
 
     public func deleteKeys(usedBefore cutoff: Timestamp, limit: Int) throws(JournalError) -> Int {
@@ -61,13 +65,13 @@ extension PostgresJournalStore {
         try run { (rows) throws(PGError) in try body(PGBesideRows(connection: rows.connection)) }
     }
 
-    /// Runs `body` in a transaction that holds `user`'s journal row.
+    /// Runs `body` in a transaction that holds `user`'s journal row; `.noSuchUser` if the
+    /// store keeps registered users' journals only and the account is gone.
     private func locked<T>(_ user: UUID, _ body: (PGBesideRows) throws(PGError) -> T) throws(JournalError) -> T {
         try transaction { (rows) throws(JournalError) in
-            try storage { () throws(PGError) in
-                _ = try rows.head(of: user, locking: true)
-                return try body(PGBesideRows(connection: rows.connection))
-            }
+            let owned = try storage { () throws(PGError) in try rows.head(of: user, locking: true, owners: owners) }
+            guard owned != nil else { throw .noSuchUser }
+            return try storage { () throws(PGError) in try body(PGBesideRows(connection: rows.connection)) }
         }
     }
 }

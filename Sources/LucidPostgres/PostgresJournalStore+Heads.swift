@@ -7,14 +7,22 @@ extension PostgresJournalStore {
     /// version says it is current, else the cached head caught up, or the journal read whole.
     /// Costs one indexed read of the head row when the cache is current.
     func current(_ user: UUID) throws(JournalError) -> JournalHead {
-        let version = try run { (rows) throws(PGError) in try rows.head(of: user).version }
+        let version = try run { (rows) throws(PGError) -> Int? in
+            owners == .registeredUsers ? try rows.ownedVersion(of: user) : try rows.head(of: user).version
+        }
+        guard let version else {
+            // Deleted, here or by another process: nothing of it may stay cached.
+            forget(user)
+            throw .noSuchUser
+        }
         // A cached head newer than that version was committed after it was read: newer still serves.
         if let head = heads.withLock({ $0.head(of: user) }), head.version >= version { return head }
         return try turns.withTurn(of: user) { () throws(JournalError) -> JournalHead in
             if let head = heads.withLock({ $0.head(of: user) }), head.version >= version { return head }
             let start = taken(user)
             let (head, keys) = try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { (rows) throws(JournalError) in
-                try storage { () throws(PGError) in
+                try requireOwner(user, in: rows)
+                return try storage { () throws(PGError) in
                     try Self.state(of: user, at: try rows.head(of: user).version, from: start, in: rows)
                 }
             }

@@ -121,7 +121,8 @@ extension PostgresJournalStore {
         let written = Result { () throws(JournalError) in
             try transaction { (rows) throws(JournalError) -> (JournalHead, JournalKeys, RecentChanges) in
                 let context = PlanContext(rows: rows, user: user, recent: known)
-                let stored = try storage { () throws(PGError) in try rows.head(of: user, locking: true) }
+                let owned = try storage { () throws(PGError) in try rows.head(of: user, locking: true, owners: owners) }
+                guard let stored = owned else { throw .noSuchUser }
                 var (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
                 // The box is this batch's alone until it is cached again: its keys change in place.
                 for write in batch {

@@ -35,6 +35,10 @@ public final class PostgresJournalStore: JournalStore {
     let commitObservers = CommitObservers()
     /// The database's size, read now and then for ``usage()``.
     let size: PGDatabaseSize
+    /// Whose journals it keeps: anyone's, or registered users' only.
+    let owners: JournalOwners
+    /// Accounts this process deleted since it last vacuumed their tables.
+    let unvacuumed = Mutex(0)
 
     /// A journal's order keys at a version, in a box of their own: whoever took the box out
     /// of ``keys`` is the only one to hold it, so a write changes the keys in place instead of
@@ -55,8 +59,12 @@ public final class PostgresJournalStore: JournalStore {
 
     /// Connects to the database at `url` (`postgresql://…`) through a pool of up to
     /// `connections`, applying any migrations it lacks, and starts listening for versions
-    /// other processes commit.
-    public init(url: String, connections: Int = 16, headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes) throws(StoreOpeningError) {
+    /// other processes commit. A server keeps the journals of registered `owners` only.
+    public init(
+        url: String, connections: Int = 16, headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes,
+        owners: JournalOwners = .anyone
+    ) throws(StoreOpeningError) {
+        self.owners = owners
         pool = PGPool(url: url, size: connections)
         size = PGDatabaseSize(pool: pool)
         heads = Mutex(HeadCache(limit: headCacheBytes))
@@ -72,6 +80,8 @@ public final class PostgresJournalStore: JournalStore {
         if let newer { throw .newerSchema(newer) }
         relay = PGRelay(url: url, pool: pool)
         notifier = PGNotifier(url: url)
+        // What another process deleted is dropped from this one's memory when it hears of it.
+        relay.onErasure { [weak self] user in self?.forget(user) }
     }
 
     deinit {
@@ -90,6 +100,7 @@ public final class PostgresJournalStore: JournalStore {
         guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
         if version == head.version { return head.snapshot }
         return try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { (rows) throws(JournalError) in
+            try requireOwner(user, in: rows)
             let favorite = try storage { () throws(PGError) in try rows.favorite(of: user, at: version) }
             let dreams = try storage { () throws(PGError) in try rows.dreams(of: user, at: version) }
             return Snapshot(version: version, model: Model(favoriteCreature: favorite, dreams: DreamList(dreams.map(\.dream))))
@@ -109,7 +120,8 @@ public final class PostgresJournalStore: JournalStore {
         guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
         guard version < head.version, limit > 0 else { return [] }
         return try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { (rows) throws(JournalError) in
-            try storage { () throws(PGError) in try Self.events(of: user, after: version, through: min(head.version, version + limit), in: rows) }
+            try requireOwner(user, in: rows)
+            return try storage { () throws(PGError) in try Self.events(of: user, after: version, through: min(head.version, version + limit), in: rows) }
         }
     }
 
@@ -158,6 +170,13 @@ public final class PostgresJournalStore: JournalStore {
             let change = try context.stackChange(entry)
             return head.step(direction, of: change, keys: keys, at: time)
         }
+    }
+
+    /// Throws `.noSuchUser` if the store keeps registered users' journals only and `user` has
+    /// no account in the snapshot of `rows`' transaction (it was deleted after the head was read).
+    func requireOwner(_ user: UUID, in rows: PGJournalRows) throws(JournalError) {
+        guard owners == .registeredUsers else { return }
+        guard try storage({ () throws(PGError) in try rows.ownedVersion(of: user) }) != nil else { throw .noSuchUser }
     }
 
     // MARK: Running SQL

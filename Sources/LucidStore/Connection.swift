@@ -15,10 +15,15 @@ final class Connection: @unchecked Sendable {
     /// (with the last such connection) when the connection closes.
     var claim: DatabaseLock?
 
+    /// How long a statement waits for another connection's lock before it fails as busy, in milliseconds.
+    static let busyTimeout: Int32 = 5_000
+
     /// What a connection is for, which decides how it opens its file.
     enum Purpose {
         /// A server's: read-write, the file created if missing, in WAL mode with full syncs,
-        /// so a committed transaction is on disk before `commit` returns.
+        /// so a committed transaction is on disk before `commit` returns. Deleted content is
+        /// overwritten with zeros (`secure_delete`), so a deleted account leaves no copy in
+        /// free space or on the freelist, whichever write moved or freed its rows earlier.
         case serving
         /// Reading only: the file is never created and nothing in it changes, not even its
         /// journal mode, so a server that has it open goes on as if nobody looked.
@@ -43,9 +48,12 @@ final class Connection: @unchecked Sendable {
             throw error
         }
         self.handle = handle
-        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_busy_timeout(handle, Self.busyTimeout)
         switch purpose {
-        case .serving: try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        case .serving:
+            // secure_delete ON, not FAST: FAST leaves freed pages (an overflow page of a long
+            // dream, a revoked share) as they were on the freelist.
+            try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;")
         case .reading: break
         case .filling: try execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
         }
@@ -98,6 +106,14 @@ final class Connection: @unchecked Sendable {
             if sqlite3_get_autocommit(handle) == 0 { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
             throw error
         }
+    }
+
+    /// Runs `body` with the busy handler waiting at most `milliseconds` for other
+    /// connections' locks, then puts back ``busyTimeout``.
+    func waitingAtMost<T>(milliseconds: Int32, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        sqlite3_busy_timeout(handle, milliseconds)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeout) }
+        return try body()
     }
 
     /// Whether a transaction is open on this connection.

@@ -77,7 +77,8 @@ package struct HeadCache {
         return removed
     }
 
-    private mutating func remove(_ journal: UUID) {
+    /// Removes `journal`'s head, if cached.
+    package mutating func remove(_ journal: UUID) {
         guard let entry = entries.removeValue(forKey: journal) else { return }
         unlink(entry, of: journal)
         bytes -= entry.head.bytes

@@ -12,6 +12,10 @@ public enum JournalError: Error, Hashable, Sendable {
     case nothingToRedo
     /// The journal has no such version (yet).
     case versionNotFound(Int)
+    /// The journal's user has no account (any more): it was deleted, perhaps while this
+    /// request was on its way. Only a store that keeps journals of registered users
+    /// (``JournalOwners/registeredUsers``) says so; nothing was read or written.
+    case noSuchUser
     /// The database failed; the cached head and the database are as they were.
     case storage(StoreFailure)
 }

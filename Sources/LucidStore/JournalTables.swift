@@ -18,6 +18,11 @@ struct JournalTables {
         return try body()
     }
 
+    /// Whether `user` has an account: a row in `users`, which the account store keeps.
+    func hasUser(_ user: UUID) throws(SQLiteError) -> Bool {
+        try !connection.statement("SELECT 1 FROM users WHERE id = ?").query(.text(user.uuidString)) { _ in true }.isEmpty
+    }
+
     func headVersion(of user: UUID) throws(SQLiteError) -> Int {
         try connection.statement("SELECT coalesce(max(version), 0) FROM versions WHERE user_id = ?")
             .query(.text(user.uuidString)) { $0.int(0) }.first ?? 0

@@ -9,7 +9,7 @@ extension SQLiteJournalStore {
     /// Saves `state` for `device` of `user`, seen `now`. False, with nothing changed, if it
     /// is a device the user has no state for yet and they have ``StoreLimits/devices`` already.
     public func saveState(_ state: DeviceState, of device: UUID, for user: UUID, at now: Timestamp) throws(JournalError) -> Bool {
-        try writeRows { (connection) throws(SQLiteError) in
+        try writeRows(of: user) { (connection) throws(SQLiteError) in
             try DeviceTables(connection: connection).save(state, of: device, for: user, at: now, limit: StoreLimits.devices)
         }
     }

@@ -18,16 +18,14 @@ extension SQLiteJournalStore {
         guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
         guard version < head.version, limit > 0 else { return [] }
         let through = min(head.version, version + limit)
-        return try read(user) { (tables) throws(SQLiteError) in
-            try tables.reading { () throws(SQLiteError) in
-                let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
-                let records = try tables.dreams(of: user, at: version)
-                let changes = try tables.versions(of: user, after: version, through: through).map { (row) throws(SQLiteError) in
-                    (row: row, ended: try tables.revisions(of: user, endedBy: row.version),
-                     begun: try tables.revisions(of: user, begunBy: row.version))
-                }
-                return JournalEvent.replaying(changes, of: user, after: version, favorite: favorite, records: records)
+        return try readOwned(user) { (tables) throws(SQLiteError) in
+            let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
+            let records = try tables.dreams(of: user, at: version)
+            let changes = try tables.versions(of: user, after: version, through: through).map { (row) throws(SQLiteError) in
+                (row: row, ended: try tables.revisions(of: user, endedBy: row.version),
+                 begun: try tables.revisions(of: user, begunBy: row.version))
             }
+            return JournalEvent.replaying(changes, of: user, after: version, favorite: favorite, records: records)
         }
     }
 }

@@ -13,7 +13,7 @@ extension SQLiteJournalStore {
     /// Keeps `answer` for `request` of `user` when the request made no version: a client
     /// error that the same request would always get again. Rides on the next group commit.
     public func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(JournalError) {
-        try writeRows { (connection) throws(SQLiteError) in
+        try writeRows(of: user) { (connection) throws(SQLiteError) in
             try KeyTables(connection: connection).keep(answer, for: request, of: user)
         }
     }

@@ -8,7 +8,7 @@ extension SQLiteJournalStore {
     /// Stores `share` of `user`, reachable by the token whose hash is `tokenHash`. False,
     /// with nothing written, if the user has ``StoreLimits/shares`` shares already.
     public func saveShare(_ share: Share, tokenHash: String, of user: UUID) throws(JournalError) -> Bool {
-        try writeRows { (connection) throws(SQLiteError) in
+        try writeRows(of: user) { (connection) throws(SQLiteError) in
             try ShareTables(connection: connection).save(share, tokenHash: tokenHash, of: user, limit: StoreLimits.shares)
         }
     }

@@ -3,11 +3,11 @@ import LucidModel
 import Synchronization
 
 extension SQLiteJournalStore {
-    /// A journal's head and keys read through a reader connection, without the writer lock,
-    /// and the commit count of its bucket just before the read began.
+    /// A journal's head and keys read through a reader connection, without the writer lock
+    /// (`nil` if its user has no account, in a store of registered users), and the commit
+    /// count of its bucket just before the read began.
     struct Preload {
-        var head: JournalHead
-        var keys: OrderKeys
+        var loaded: (head: JournalHead, keys: OrderKeys)?
         var commits: UInt32
     }
 
@@ -26,8 +26,18 @@ extension SQLiteJournalStore {
     /// not hold up every writer; `nil` if that failed (the writer then reads it itself).
     func preload(_ user: UUID) -> Preload? {
         let commits = commitCounts.count(of: user)
-        let loaded = try? read(user) { (tables) throws(SQLiteError) in try Self.load(user, from: tables) }
-        return loaded.map { Preload(head: $0.0, keys: $0.1, commits: commits) }
+        let loaded = try? read(user) { (tables) throws(SQLiteError) in try loadOwned(user, from: tables) }
+        return loaded.map { Preload(loaded: $0, commits: commits) }
+    }
+
+    /// The journal's head and keys, as ``load(_:from:)`` reads them; `nil` if the store keeps
+    /// journals of registered users only and `user` has no account (any more).
+    func loadOwned(_ user: UUID, from tables: JournalTables) throws(SQLiteError) -> (head: JournalHead, keys: OrderKeys)? {
+        try tables.reading { () throws(SQLiteError) -> (head: JournalHead, keys: OrderKeys)? in
+            if owners == .registeredUsers, try !tables.hasUser(user) { return nil }
+            let (head, keys) = try Self.load(user, from: tables)
+            return (head, keys)
+        }
     }
 
     /// The head a write must start from: its own group's uncommitted one if there is one.
@@ -40,19 +50,22 @@ extension SQLiteJournalStore {
     /// Caches the journal's head and keys: `preload` if no commit touched the journal since
     /// its read began, or else read from disk now. Rows of a journal with no tentative head
     /// are not touched by the open transaction, so reading them through the writer's
-    /// connection sees what is committed.
+    /// connection sees what is committed. A deleted account's journal is never cached again:
+    /// its deletion counts as a commit, and its user's row is looked up here.
     private func load(_ user: UUID, into writer: inout Writer, _ preload: Preload?) throws(JournalError) -> JournalHead {
-        let (head, keys): (JournalHead, OrderKeys)
+        let loaded: (head: JournalHead, keys: OrderKeys)?
         if let preload, commitCounts.count(of: user) == preload.commits {
-            (head, keys) = (preload.head, preload.keys)
+            loaded = preload.loaded
         } else {
             do throws(SQLiteError) {
-                (head, keys) = try Self.load(user, from: JournalTables(connection: writer.connection))
+                loaded = try loadOwned(user, from: JournalTables(connection: writer.connection))
             } catch {
                 writer.recover(after: error)
                 throw .storage(error)
             }
         }
+        guard let loaded else { throw .noSuchUser }
+        let (head, keys) = (loaded.head, loaded.keys)
         writer.keys[user] = keys
         // The journals the open group writes keep their heads and keys until it ends.
         let written = writer.tentative
@@ -113,18 +126,32 @@ extension SQLiteJournalStore {
 
     /// Runs `body` on the writer's connection inside the open write transaction, in a
     /// savepoint, and returns once the group that holds it is on disk: for rows beside the
-    /// journals (kept answers) that ride on the same group commit as the versions.
-    func writeRows<T: Sendable>(_ body: (Connection) throws(SQLiteError) -> T) throws(JournalError) -> T {
+    /// journals (kept answers) that ride on the same group commit as the versions. Rows that
+    /// belong to `owner` are written only while the owner has an account, in a store of
+    /// registered users; else `.noSuchUser`, with nothing written.
+    func writeRows<T: Sendable>(of owner: UUID? = nil, _ body: (Connection) throws(SQLiteError) -> T) throws(JournalError) -> T {
         let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, CommitGroup?) in
             let group: CommitGroup
             do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
-            do throws(SQLiteError) {
-                let value = try body(writer.connection)
-                try writer.keepWrite()
+            do throws(JournalError) {
+                if let owner, owners == .registeredUsers {
+                    let owned: Bool
+                    do throws(SQLiteError) { owned = try JournalTables(connection: writer.connection).hasUser(owner) } catch {
+                        throw .storage(error)
+                    }
+                    guard owned else { throw .noSuchUser }
+                }
+                let value: T
+                do throws(SQLiteError) {
+                    value = try body(writer.connection)
+                    try writer.keepWrite()
+                } catch {
+                    throw .storage(error)
+                }
                 return (.success(value), group)
             } catch {
-                writer.undoWrite(after: .storage(error))
-                return (.failure(.storage(error)), group)
+                writer.undoWrite(after: error)
+                return (.failure(error), group)
             }
         }
         if let group { try wait(for: group) }
@@ -138,19 +165,23 @@ extension SQLiteJournalStore {
         if let outcome = group.outcome { return try outcome.get() }
         try writer.withLock { (writer) throws(JournalError) in
             // A group without an outcome is the open one: groups end only under this lock.
-            if group.outcome == nil, writer.group === group {
-                writer.commit { published, events in
-                    commitCounts.record(published.keys)
-                    let evicted = heads.withLock { cache in
-                        for (user, head) in published { cache.insert(head, of: user) }
-                        return cache.evict { _ in false }
-                    }
-                    if !events.isEmpty { for observer in observers.withLock({ $0 }) { observer.hear(events) } }
-                    commitObservers.committed(versions: events.count)
-                    return evicted
-                }
-            }
+            if group.outcome == nil, writer.group === group { commitOpenGroup(&writer) }
             try (group.outcome ?? .failed(SQLiteError.rolledBack.failure)).get()
+        }
+    }
+
+    /// Commits the writer's open group, if there is one, and publishes what it wrote; its
+    /// writers learn the outcome from the group. Called under the writer lock.
+    func commitOpenGroup(_ writer: inout Writer) {
+        writer.commit { published, events in
+            commitCounts.record(published.keys)
+            let evicted = heads.withLock { cache in
+                for (user, head) in published { cache.insert(head, of: user) }
+                return cache.evict { _ in false }
+            }
+            if !events.isEmpty { for observer in observers.withLock({ $0 }) { observer.hear(events) } }
+            commitObservers.committed(versions: events.count)
+            return evicted
         }
     }
 

@@ -24,17 +24,26 @@ public final class SQLiteJournalStore: JournalStore {
     let commitObservers = CommitObservers()
     /// The database file, whose size (and its write-ahead log's) ``usage()`` reports.
     let path: String
+    /// Whose journals it keeps: anyone's, or registered users' only.
+    let owners: JournalOwners
 
     /// Opens the database at `path` (creating it and its folder if needed) and applies
     /// any migrations it lacks. The heads of recently used journals stay in memory up to
     /// about `headCacheBytes`, estimated from their dreams; the least recently used go first.
-    public convenience init(path: String, headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes) throws(StoreOpeningError) {
-        try self.init(path: path, migrations: Migration.embedded, headCacheBytes: headCacheBytes)
+    /// A server keeps the journals of registered `owners` only.
+    public convenience init(
+        path: String, headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes, owners: JournalOwners = .anyone
+    ) throws(StoreOpeningError) {
+        try self.init(path: path, migrations: Migration.embedded, headCacheBytes: headCacheBytes, owners: owners)
     }
 
-    init(path: String, migrations: [Migration], headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes) throws(StoreOpeningError) {
+    init(
+        path: String, migrations: [Migration], headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes,
+        owners: JournalOwners = .anyone
+    ) throws(StoreOpeningError) {
         let writer = try Connection.openMigrated(path, migrations: migrations)
         self.path = path
+        self.owners = owners
         heads = Mutex(HeadCache(limit: headCacheBytes))
         self.writer = Mutex(Writer(connection: writer))
         do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .sqlite(error) }
@@ -55,12 +64,10 @@ public final class SQLiteJournalStore: JournalStore {
         let head = try head(of: user)
         guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
         if version == head.version { return head }
-        return try read(user) { (tables) throws(SQLiteError) in
-            try tables.reading { () throws(SQLiteError) in
-                let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
-                let dreams = DreamList(try tables.dreams(of: user, at: version).map(\.dream))
-                return Snapshot(version: version, model: Model(favoriteCreature: favorite, dreams: dreams))
-            }
+        return try readOwned(user) { (tables) throws(SQLiteError) in
+            let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
+            let dreams = DreamList(try tables.dreams(of: user, at: version).map(\.dream))
+            return Snapshot(version: version, model: Model(favoriteCreature: favorite, dreams: dreams))
         }
     }
 
@@ -83,7 +90,7 @@ public final class SQLiteJournalStore: JournalStore {
         of user: UUID, before: Int?, limit: Int, maxActionBytes: Int
     ) throws(JournalError) -> HistoryPage {
         let head = try committedHead(of: user)
-        let rows = try read(user) { (tables) throws(SQLiteError) in
+        let rows = try readOwned(user) { (tables) throws(SQLiteError) in
             try tables.versions(of: user, before: before ?? head.version + 1, limit: limit, budget: maxActionBytes)
         }
         // Decoded after the connection went back to the pool.
@@ -165,6 +172,20 @@ public final class SQLiteJournalStore: JournalStore {
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// Runs `body` in one read transaction of a reader connection, whose snapshot shows the
+    /// rows of `user`'s journal whole: in a store of registered users, `.noSuchUser` if the
+    /// snapshot has no account for them (deleted after their head was read).
+    func readOwned<T: Sendable>(_ user: UUID, _ body: (JournalTables) throws(SQLiteError) -> T) throws(JournalError) -> T {
+        let value = try read(user) { (tables) throws(SQLiteError) -> T? in
+            try tables.reading { () throws(SQLiteError) -> T? in
+                if owners == .registeredUsers, try !tables.hasUser(user) { return nil }
+                return try body(tables)
+            }
+        }
+        guard let value else { throw .noSuchUser }
+        return value
     }
 
     static func load(

@@ -96,6 +96,30 @@ public protocol JournalStore: AnyObject, Sendable {
 
     /// Deletes up to `limit` shares that expired before `now`; answers how many.
     func deleteExpiredShares(at now: Timestamp, limit: Int) throws(JournalError) -> Int
+
+    // MARK: Deleting an account
+
+    /// Deletes `user` and everything of theirs in one transaction: the account and its
+    /// sessions, the journal with every version and dream revision, kept answers, device
+    /// states, share links, and whatever else the schema keeps of a user. Only if the session
+    /// whose token has the hash `tokenHash` (the one asking) still exists and the user's
+    /// password hash is still `passwordHash` (the one the caller checked); else nothing changes.
+    ///
+    /// Once it returns, nothing of the user is cached by the store, observers have heard
+    /// ``JournalObserver/erased(_:)`` (those of every process sharing the database, soon
+    /// after), and a store of ``JournalOwners/registeredUsers`` refuses the user's journal
+    /// with `.noSuchUser`, in this process and every other. The store has also begun clearing
+    /// the deleted bytes out of the database's files: see ``purgeErased()``.
+    func erase(_ user: UUID, provedBy passwordHash: String, askedBy tokenHash: String) throws(JournalError) -> Erasure
+
+    /// Finishes clearing from the database's files what deleted accounts left there, where
+    /// the store can: SQLite overwrites deleted rows with zeros as it deletes them, but their
+    /// old copies stay in the write-ahead log until it is checkpointed and truncated, which a
+    /// reader holding an older snapshot holds up. Answers how many deletions it has now
+    /// finished clearing; 0 when none waits, or when one still cannot be cleared (call it
+    /// again later: the API's sweeper does). PostgreSQL vacuums the tables, which frees the
+    /// space for reuse but overwrites nothing (see the README).
+    func purgeErased() throws(JournalError) -> Int
 }
 
 /// Who hears of new versions: the change feed of long polls and event streams.
@@ -108,6 +132,14 @@ public protocol JournalObserver: AnyObject, Sendable {
     func listens(to user: UUID) -> Bool
     /// Every journal someone here listens to.
     var listenedJournals: [UUID] { get }
+    /// `user`'s account was deleted, with their journal: whoever listens to it should stop.
+    /// Called once the deletion is committed, without any lock of the store held.
+    func erased(_ user: UUID)
+}
+
+extension JournalObserver {
+    /// Observers that keep nothing per journal need not hear of deletions.
+    public func erased(_ user: UUID) {}
 }
 
 extension JournalStore {

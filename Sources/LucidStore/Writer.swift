@@ -25,6 +25,9 @@ struct Writer {
     var group: CommitGroup?
     /// The versions written in the open group, in the order they were written.
     var events: [JournalEvent] = []
+    /// Accounts deleted since the write-ahead log was last emptied: their old pages may still
+    /// be in it (see ``SQLiteJournalStore/purgeErased()``).
+    var unpurgedErasures = 0
 
     init(connection: Connection) {
         self.connection = connection

@@ -25,13 +25,17 @@ enum Database: Equatable {
         }
     }
 
-    /// Opens both stores, applying any migrations the database lacks.
+    /// Opens both stores, applying any migrations the database lacks. The journal store keeps
+    /// registered users' journals only: a request racing its account's deletion is refused.
     func open(connections: Int, headCacheBytes: Int) throws(StoreOpeningError) -> (any JournalStore, any AccountStore) {
         switch self {
         case .sqlite(let path):
-            return (try SQLiteJournalStore(path: path, headCacheBytes: headCacheBytes), try SQLiteAccountStore(path: path))
+            return (
+                try SQLiteJournalStore(path: path, headCacheBytes: headCacheBytes, owners: .registeredUsers),
+                try SQLiteAccountStore(path: path))
         case .postgres(let url):
-            let journals = try PostgresJournalStore(url: url, connections: connections, headCacheBytes: headCacheBytes)
+            let journals = try PostgresJournalStore(
+                url: url, connections: connections, headCacheBytes: headCacheBytes, owners: .registeredUsers)
             return (journals, PostgresAccountStore(sharing: journals))
         }
     }

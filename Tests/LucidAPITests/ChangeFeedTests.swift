@@ -112,10 +112,23 @@ import Testing
 
     @Test func aPollAnswersTheNextVersionOnly() {
         let answered = Mutex<[Int]>([])
-        let poll = PollListener(user: Self.user, since: 4) { event in answered.withLock { $0.append(event.event.version) } }
+        let poll = PollListener(user: Self.user, since: 4) { event in answered.withLock { $0.append(event.event.version) } } gone: {}
         #expect(poll.hear(RenderedEvent(Self.event(4))))
         #expect(!poll.hear(RenderedEvent(Self.event(5))))
         #expect(answered.withLock { $0 } == [5])
+    }
+
+    @Test func aDeletedAccountEndsItsStreamsAndAnswersItsPolls() {
+        let feed = ChangeFeed(now: { Timestamp(millisecondsSince1970: 0) })
+        defer { feed.stop() }
+        let gone = Mutex(0)
+        let poll = PollListener(user: Self.user, since: 4) { _ in } gone: { gone.withLock { $0 += 1 } }
+        let other = PollListener(user: UUID(), since: 4) { _ in } gone: { gone.withLock { $0 += 100 } }
+        #expect(feed.add(poll) && feed.add(other))
+        feed.erased(Self.user)
+        #expect(gone.withLock { $0 } == 1)
+        #expect(feed.count(of: Self.user) == 0)
+        #expect(feed.count(of: other.user) == 1)
     }
 
     @Test func theFeedDeliversEachJournalsVersionsToItsListenersAndEndsSignedOutSessions() throws {

@@ -38,6 +38,30 @@ import Testing
         #expect(throttle.usernames.records == ["ada": 150_000])
     }
 
+    /// A deleted account's username leaves nothing: no record from any network, while the
+    /// networks' own counts and other usernames' records stay as they were.
+    @Test func forgettingAUsernameDropsEveryRecordOfItAndNothingElse() {
+        var throttle = LoginThrottle()
+        for _ in 1...3 {
+            Self.attempt(&throttle, Self.attacker, "ada", .failed, now: 0)
+            Self.attempt(&throttle, Self.owner, "ada", .failed, now: 0)
+            Self.attempt(&throttle, Self.attacker, "bob", .failed, now: 0)
+        }
+        var expected = LoginThrottle()
+        for _ in 1...3 {
+            Self.attempt(&expected, Self.attacker, nil, .failed, now: 0)
+            Self.attempt(&expected, Self.owner, nil, .failed, now: 0)
+            Self.attempt(&expected, Self.attacker, "bob", .failed, now: 0)
+        }
+        throttle.forget(username: "ada")
+        #expect(throttle == expected)
+        #expect(throttle.pairs.records.keys.allSatisfy { $0.username != "ada" })
+        #expect(throttle.usernames.records["ada"] == nil)
+        // The name starts afresh: five guesses from the attacker before a refusal.
+        for _ in 1...5 { #expect(Self.attempt(&throttle, Self.attacker, "ada", .failed, now: 0) != .refused(retryAfter: 300)) }
+        #expect(Self.attempt(&throttle, Self.attacker, "ada", .failed, now: 0) == .refused(retryAfter: 300))
+    }
+
     @Test func aSuccessClearsItsNetworksRecordAndAnUncheckedAttemptCountsForNothing() {
         var throttle = LoginThrottle()
         for _ in 1...3 { Self.attempt(&throttle, Self.owner, "ada", .failed, now: 0) }

@@ -31,9 +31,9 @@ enum TestDatabase: Sendable {
     func open() throws -> (any JournalStore, any AccountStore) {
         switch self {
         case .sqlite(let path):
-            return (try SQLiteJournalStore(path: path), try SQLiteAccountStore(path: path))
+            return (try SQLiteJournalStore(path: path, owners: .registeredUsers), try SQLiteAccountStore(path: path))
         case .postgres(let url):
-            let journals = try PostgresJournalStore(url: url, connections: 4)
+            let journals = try PostgresJournalStore(url: url, connections: 4, owners: .registeredUsers)
             return (journals, PostgresAccountStore(sharing: journals))
         }
     }

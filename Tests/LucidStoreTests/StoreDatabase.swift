@@ -48,12 +48,14 @@ final class StoreDatabase: Sendable {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// A new journal store on this database, caching heads within `headCacheBytes`; several
-    /// may be opened in turn (or at once, as several processes would) to test reopening.
-    func open(headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes) throws -> any JournalStore {
+    /// A new journal store on this database, caching heads within `headCacheBytes`, keeping
+    /// the journals of `owners`; several may be opened in turn (or at once, as several
+    /// processes would) to test reopening.
+    func open(headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes, owners: JournalOwners = .anyone) throws -> any JournalStore {
         switch kind {
-        case .sqlite: try SQLiteJournalStore(path: location, headCacheBytes: headCacheBytes)
-        case .postgres: try PostgresJournalStore(url: location, connections: Self.connections, headCacheBytes: headCacheBytes)
+        case .sqlite: try SQLiteJournalStore(path: location, headCacheBytes: headCacheBytes, owners: owners)
+        case .postgres:
+            try PostgresJournalStore(url: location, connections: Self.connections, headCacheBytes: headCacheBytes, owners: owners)
         }
     }
 

@@ -31,7 +31,7 @@ extension API {
         // The reducer skips dreams the journal holds too (a write may land meanwhile); leaving
         // out the ones it holds now keeps them out of the version's stored actions.
         var seen = Set<UUID>(minimumCapacity: file.dreams.count)
-        let fresh = file.dreams.filter { seen.insert($0.id).inserted && head.model.index(of: $0.id) == nil }
+        let fresh = file.dreams.filter { seen.insert($0.id).inserted && !head.model.dreams.contains(dreamWithID: $0.id) }
         let favorite = head.model.favoriteCreature == .default ? file.favoriteCreature : nil
         let action = Action.importDreams(DreamImport(dreams: fresh, favoriteCreature: favorite))
         return try change(call, by: user, [action]) { commit in

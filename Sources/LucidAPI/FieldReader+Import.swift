@@ -79,20 +79,34 @@ extension FieldReader {
     /// A Day One `uuid`: 32 hexadecimal digits in either case; a UUID with dashes is taken too.
     mutating func dayOneID(_ value: JSONValue, at pointer: String) -> UUID? {
         guard let text = string(value, at: pointer) else { return nil }
-        let digits = Array(text.utf8)
-        let isHex = { (byte: UInt8) in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-        }
-        if digits.count == 32, digits.allSatisfy(isHex) {
-            let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(decoding: digits[$0], as: UTF8.self) }
-            if let id = UUID(uuidString: groups.joined(separator: "-")) { return id }
-        }
+        if let id = Self.uuid(hexadecimal: text) { return id }
         guard let id = UUID(uuidString: text) else {
             fail(pointer, "must be 32 hexadecimal digits, as Day One writes a uuid")
             return nil
         }
         return id
+    }
+
+    /// The UUID that 32 hexadecimal digits (either case, no dashes) spell; `nil` for any
+    /// other text. Read digit by digit: the dashed text `UUID(uuidString:)` wants costs a
+    /// `String` and a `sscanf` per entry.
+    static func uuid(hexadecimal text: String) -> UUID? {
+        let digits = text.utf8
+        guard digits.count == 32 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for (position, digit) in digits.enumerated() {
+            let value: UInt8
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = digit - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            bytes[position / 2] |= position.isMultiple(of: 2) ? value << 4 : value
+        }
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
     /// An array of strings, each only checked to be one.

@@ -147,19 +147,25 @@ public struct JSONParser {
     mutating func string() throws(JSONSyntaxError) -> String {
         index += 1
         var scalars: [UInt8] = []
+        // Bytes up to the next quote, backslash or control character are copied as one run.
+        var run = index
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                index += 1
+                defer { index += 1 }
+                // Without an escape (every escape adds a byte) the string is the run itself.
+                guard !scalars.isEmpty else { return String(decoding: bytes[run..<index], as: UTF8.self) }
+                scalars.append(contentsOf: bytes[run..<index])
                 return String(decoding: scalars, as: UTF8.self)
             case UInt8(ascii: "\\"):
+                scalars.append(contentsOf: bytes[run..<index])
                 index += 1
                 try escape(into: &scalars)
+                run = index
             case 0..<0x20:
                 throw error("control character in a string")
             default:
-                scalars.append(byte)
                 index += 1
             }
         }
@@ -170,12 +176,19 @@ public struct JSONParser {
         guard index < bytes.count else { throw error("unterminated escape") }
         let byte = bytes[index]
         index += 1
-        let simple: [UInt8: UInt8] = [
-            UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F, UInt8(ascii: "b"): 0x08,
-            UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
-        ]
-        if let replacement = simple[byte] {
-            scalars.append(replacement)
+        let simple: UInt8? = switch byte {
+        case UInt8(ascii: "\""): 0x22
+        case UInt8(ascii: "\\"): 0x5C
+        case UInt8(ascii: "/"): 0x2F
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+        if let simple {
+            scalars.append(simple)
             return
         }
         guard byte == UInt8(ascii: "u") else { throw error("invalid escape") }

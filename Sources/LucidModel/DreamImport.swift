@@ -34,7 +34,7 @@ extension Model {
         guard errors.isEmpty else { throw .invalid(errors) }
         var seen = Set<UUID>(minimumCapacity: batch.dreams.count)
         var added: [Dream] = []
-        for dream in batch.dreams where seen.insert(dream.id).inserted && index(of: dream.id) == nil {
+        for dream in batch.dreams where seen.insert(dream.id).inserted && !dreams.contains(dreamWithID: dream.id) {
             var kept = dream
             kept.tags = Dream.normalizedTags(dream.tags)
             added.append(kept)

@@ -159,6 +159,17 @@ import Testing
         #expect(try Self.file(#"{"format":"lucid","formatVersion":1,"dreams":[],"entries":[7]}"#)?.count == 0)
     }
 
+    @Test func aDayOneUUIDIsItsThirtyTwoDigitsInEitherCase() {
+        let id = UUID(uuidString: "5C1A2E7F-0B9D-4C36-A8E1-F2D3C4B5A697")
+        #expect(FieldReader.uuid(hexadecimal: "5C1A2E7F0B9D4C36A8E1F2D3C4B5A697") == id)
+        #expect(FieldReader.uuid(hexadecimal: "5c1a2e7f0b9d4c36a8e1f2d3c4b5a697") == id)
+        #expect(FieldReader.uuid(hexadecimal: "00000000000000000000000000000000") == UUID(uuidString: "00000000-0000-0000-0000-000000000000"))
+        for text in ["5C1A2E7F0B9D4C36A8E1F2D3C4B5A69", "5C1A2E7F0B9D4C36A8E1F2D3C4B5A6977", "5C1A2E7F0B9D4C36A8E1F2D3C4B5A69G",
+                     "5C1A2E7F-0B9D-4C36-A8E1-F2D3C4B5A697", "５C1A2E7F0B9D4C36A8E1F2D3C4B5A69", ""] {
+            #expect(FieldReader.uuid(hexadecimal: text) == nil, "\(text)")
+        }
+    }
+
     @Test func anEmptyListIsAFileWithNothingInIt() throws {
         #expect(try Self.file(#"{"entries":[]}"#) == ImportFile(format: .dayOne, dreams: [], favoriteCreature: nil, count: 0))
     }

@@ -36,6 +36,9 @@ struct ImportReader {
     /// bigger one is refused without being built.
     static let memberValueLimit = 1_000
 
+    /// The top-level members read; any other is skipped.
+    private static let topLevel: Set<String> = ["dreams", "entries", "format", "formatVersion", "favoriteCreature"]
+
     /// What reading ends in: the file, or the 422 naming every bad field found.
     enum Outcome {
         case file(ImportFile)
@@ -78,8 +81,9 @@ struct ImportReader {
         }
         try parser.openObject()
         var names = Set<String>(), first = true
-        while let name = try parser.nextMember(first: first, names: &names) {
+        while let name = try parser.nextMember(first: first) {
             first = false
+            if Self.topLevel.contains(name), !names.insert(name).inserted { throw parser.duplicate(name) }
             switch name {
             case "dreams": lucid = try readList(.lucid, at: "/dreams")
             case "entries": dayOne = try readList(.dayOne, at: "/entries")
@@ -178,13 +182,15 @@ struct ImportReader {
             return nil
         }
         try parser.openObject()
-        var names = Set<String>(), members: [String: JSONValue] = [:], whole = true
-        while let name = try parser.nextMember(first: names.isEmpty, names: &names) {
+        var members: [String: JSONValue] = [:], read = Set<String>(), whole = true, first = true
+        while let name = try parser.nextMember(first: first) {
+            first = false
             guard known.contains(name) else {
                 try parser.skip()
                 if refusingOthers { reader.fail(pointer + "/" + FieldReader.escape(name), "is not a known field") }
                 continue
             }
+            guard read.insert(name).inserted else { throw parser.duplicate(name) }
             if let value = try parser.value(atMost: Self.memberValueLimit) {
                 members[name] = value
             } else {

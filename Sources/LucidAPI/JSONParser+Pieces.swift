@@ -3,7 +3,7 @@
 /// only the small pieces it needs, and skips the rest, which is checked against the
 /// grammar but never built. Every rule of `parse(_:)` holds for what is parsed; the parts
 /// skipped are checked for syntax and depth only (a duplicate member name among them is
-/// not looked for: nothing reads them).
+/// not looked for: nothing reads them, and the set of names would cost more than they do).
 extension JSONParser {
     /// What a value is, told by its first byte.
     enum Kind: Equatable {
@@ -51,16 +51,11 @@ extension JSONParser {
     }
 
     /// Reads on to the value of the next member of the object opened last, and answers the
-    /// member's name; `nil` once the object's `}` is read. `first` says whether no member
-    /// was read yet; a name already in `names` is refused, as `parse(_:)` refuses it.
-    mutating func nextMember(first: Bool, names: inout Set<String>) throws(JSONSyntaxError) -> String? {
-        guard let name = try nextName(first: first) else { return nil }
-        guard names.insert(name).inserted else { throw error("duplicate member \"\(name)\"") }
-        return name
-    }
-
-    /// `nextMember` without the check for duplicates, for objects that are only skipped.
-    private mutating func nextName(first: Bool) throws(JSONSyntaxError) -> String? {
+    /// member's name; `nil` once the object's `}` is read. `first` says whether no member was
+    /// read yet. Duplicate names are the caller's to refuse (see `duplicate(_:)`), among the
+    /// members it reads: a set of every name of an object of millions of members that nothing
+    /// reads would cost more than the body.
+    mutating func nextMember(first: Bool) throws(JSONSyntaxError) -> String? {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of the document") }
         if bytes[index] == UInt8(ascii: "}") {
@@ -81,6 +76,9 @@ extension JSONParser {
         skipWhitespace()
         return name
     }
+
+    /// The error for a member named twice, as `parse(_:)` reports it.
+    func duplicate(_ name: String) -> JSONSyntaxError { error("duplicate member \"\(name)\"") }
 
     /// Reads the `[` of the array that begins here.
     mutating func openArray() throws(JSONSyntaxError) {
@@ -118,7 +116,7 @@ extension JSONParser {
         case .object:
             try openObject()
             var count = 1, first = true
-            while try nextName(first: first) != nil {
+            while try nextMember(first: first) != nil {
                 first = false
                 count += try skip()
             }

@@ -221,6 +221,37 @@ struct ImportHTTPTests {
         }
     }
 
+    /// Hostile files: each answered 400 or 422 (never a 5xx), and nothing imported.
+    @Test func hostileFilesAreRefusedAndNothingIsImported() throws {
+        try withServer { client in
+            let token = try client.register("fuzzer")
+            let hostile: [(body: String, status: Int)] = [
+                // A million tiny entries: past 100,000 they are only counted.
+                (#"{"entries":["# + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}", 422),
+                // A text of 3 MiB, a tag list of 300,000 numbers, a uuid that is an object.
+                (#"{"entries":[{"uuid":"5C1A2E7F0B9D4C36A8E1F2D3C4B5A697","creationDate":"2023-01-01T10:00:00Z","text":""#
+                    + String(repeating: "é", count: 1_500_000) + #""}]}"#, 422),
+                (#"{"entries":[{"tags":["# + Array(repeating: "1", count: 300_000).joined(separator: ",") + "]}]}", 422),
+                (#"{"entries":[{"uuid":{"a":[1,2,{"b":null}]},"creationDate":true,"text":7,"tags":[[]],"starred":"no"}]}"#, 422),
+                // Dates out of range.
+                (#"{"entries":[{"uuid":"5C1A2E7F0B9D4C36A8E1F2D3C4B5A697","creationDate":"0000-12-31T23:00:00Z","text":"x"},"#
+                    + #"{"uuid":"5C1A2E7F0B9D4C36A8E1F2D3C4B5A697","creationDate":"9999-12-31T23:30:00-01:00","text":"x"}]}"#, 422),
+                (#"{"format":"lucid","formatVersion":1e400,"dreams":[]}"#, 422),
+                (#"{"format":"lucid","formatVersion":1,"dreams":[{"id":"00000000-0000-0000-0000-000000000001","description":"x","#
+                    + #""creature":{"kind":"shark"},"createdAt":"2026-11-22T04:17:26.123Z","numberOfCreatures":1e999}]}"#, 422),
+                // Not JSON: NaN, a lone surrogate, nesting past the limit, a duplicate member read.
+                (#"{"entries":[{"uuid":NaN}]}"#, 400), (#"{"entries":[{"text":"\ud83d"}]}"#, 400),
+                (#"{"entries":"# + String(repeating: "[", count: 100_000), 400),
+                (#"{"entries":[],"entries":[]}"#, 400),
+            ]
+            for (body, status) in hostile {
+                let answer = try Self.importing(client, token, body: Array(body.utf8))
+                #expect(answer.status == status, "\(body.prefix(120)): \(answer.text.prefix(300))")
+            }
+            #expect(try client.model(token)["version"].int == 0)
+        }
+    }
+
     @Test func badBodiesAreRefusedBeforeAnythingIsRead() throws {
         try withServer { client in
             let token = try client.register("hostile")

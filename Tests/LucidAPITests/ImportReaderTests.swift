@@ -196,6 +196,16 @@ import Testing
         #expect(throws: JSONSyntaxError.tooDeep) { try Self.read(deep) }
     }
 
+    @Test func aMemberNothingReadsMayBeRepeatedAndAMemberReadMayNot() throws {
+        let entry = #"{"uuid":"5C1A2E7F0B9D4C36A8E1F2D3C4B5A697","creationDate":"2023-01-01T10:00:00Z","text":"ok","photos":1,"photos":2}"#
+        #expect(try Self.file(#"{"metadata":1,"metadata":{},"entries":[\#(entry)]}"#)?.count == 1)
+        let many = Array(repeating: "1", count: 2_000).joined(separator: ",")
+        #expect(throws: JSONSyntaxError.self) {
+            try Self.read(#"{"entries":[{"uuid":"x","tags":[\#(many)],"tags":[]}]}"#)
+        }
+        #expect(throws: JSONSyntaxError.self) { try Self.read(#"{"format":"lucid","format":"lucid"}"#) }
+    }
+
     @Test func aHugeMemberIsRefusedWithoutBeingBuilt() throws {
         let many = Array(repeating: "1", count: 200_000).joined(separator: ",")
         #expect(try Self.faults(#"{"entries":[{"uuid":"x","tags":[\#(many)],"text":"ok"}]}"#)

@@ -34,13 +34,15 @@ extension API {
         let fresh = file.dreams.filter { seen.insert($0.id).inserted && !head.model.dreams.contains(dreamWithID: $0.id) }
         let favorite = head.model.favoriteCreature == .default ? file.favoriteCreature : nil
         let action = Action.importDreams(DreamImport(dreams: fresh, favoriteCreature: favorite))
+        // Only the count outlives this line: the file's dreams are not kept through the write.
+        let count = file.count
         return try change(call, by: user, [action]) { commit in
             // The import is the change's one action, so what it inserted is what it added.
             let added = commit.created ? commit.diff.inserted.count : 0
             return Reply.object(version: commit.version) { writer in
                 writer.key("version"); writer.int(commit.version)
                 writer.key("added"); writer.int(added)
-                writer.key("skipped"); writer.int(file.count - added)
+                writer.key("skipped"); writer.int(count - added)
             }
         }
     }

@@ -10,6 +10,7 @@ struct ImportFile: Equatable {
         case dayOne
     }
 
+    /// Which of the two the file is.
     var format: Format
     /// Every dream of the file, in its order, a repeated id as often as the file repeats it.
     var dreams: [Dream]
@@ -47,15 +48,21 @@ struct ImportReader {
 
     /// One list of the document (`dreams` or `entries`), read as the format it would have.
     private struct List {
+        /// The problems of its elements, pointed at from the document's root.
         var reader = FieldReader()
+        /// Its dreams so far; emptied at the first problem, since nothing will be imported.
         var dreams: [Dream] = []
+        /// How many elements it has.
         var count = 0
     }
 
+    /// Where reading stands in the body.
     private var parser: JSONParser
     /// The creature of every dream made from a Day One entry.
     private let creature: Creature
+    /// The `dreams` member, read as a Lucid export's, if the document has one.
     private var lucid: List?
+    /// The `entries` member, read as a Day One export's, if the document has one.
     private var dayOne: List?
     /// The small top-level members a Lucid export has; `nil` for one too big to read.
     private var header: [String: JSONValue?] = [:]

@@ -136,7 +136,9 @@ let package = Package(
             dependencies: [
                 "LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel", "LucidCrypto", "LucidHTTPTesting",
                 "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics",
-            ]
+            ],
+            // Files to import, read through #filePath.
+            exclude: ["Samples"]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
         .testTarget(name: "LucidPostgresTests", dependencies: ["LucidPostgres", "LucidPostgresTesting", "LucidStore", "LucidTestSupport"]),

@@ -10,19 +10,22 @@ this fails.
 
 import sys
 import uuid
+from datetime import datetime, timezone
 
 import attrs
 
 from lucid_client import AuthenticatedClient, Client
 from lucid_client.api.accounts import create_user, get_me
 from lucid_client.api.dreams import create_dream, get_dream, list_dreams, update_dream
-from lucid_client.api.journal import apply_actions, export_journal
+from lucid_client.api.journal import apply_actions, export_journal, import_journal
 from lucid_client.api.versions import get_changes, get_history, get_version, redo, undo
 from lucid_client.models import (
     ActionBatch,
     AddDreamAction,
     ChangeItem,
     DayOneExport,
+    DayOneEntry,
+    DayOneImport,
     DeleteDreamAction,
     Dream,
     DreamPage,
@@ -32,6 +35,7 @@ from lucid_client.models import (
     ExportJournalHistory,
     FieldError,
     History,
+    ImportResult,
     LucidExport,
     Model,
     NewDream,
@@ -40,6 +44,7 @@ from lucid_client.models import (
     PlainCreatureKind,
     Problem,
     ProblemType,
+    RecordedImportDreams,
     Registration,
     UndoItem,
     Unicorn,
@@ -157,6 +162,18 @@ def main(base_url):
         422, ProblemType.VALIDATION_FAILED)
     assert not isinstance(invalid.errors, Unset)
     assert [(error.pointer, type(error)) for error in invalid.errors] == [("/description", FieldError)], invalid.errors
+
+    # A Day One file in as one version, seen in history; one undo takes it back.
+    entry = DayOneEntry(
+        uuid="5C1A2E7F0B9D4C36A8E1F2D3C4B5A697", creation_date=datetime(2023, 3, 4, 6, 12, 40, tzinfo=timezone.utc),
+        text="# Over the harbour", starred=True, time_zone="Europe/Paris")
+    imported = expect(import_journal.sync_detailed(client=client, body=DayOneImport(entries=[entry])), 200, ImportResult)
+    assert (imported.version, imported.added, imported.skipped) == (6, 1, 0), imported
+    change = expect(get_history.sync_detailed(client=client, limit=1), 200, History).items[0]
+    assert isinstance(change, ChangeItem) and isinstance(change.actions[0], RecordedImportDreams), change
+    assert change.actions[0].dreams[0].lucid and str(change.actions[0].dreams[0].dreamt_on) == "2023-03-04"
+    undone = expect(undo.sync_detailed(client=client), 200, VersionedDiff)
+    assert undone.version == 7 and undone.diff.deleted == [uuid.UUID("5c1a2e7f-0b9d-4c36-a8e1-f2d3c4b5a697")], undone
 
     # Every request went out as its operation says, and nothing failed to parse.
     print(f"python client: {len(sent_types)} requests, every answer typed")

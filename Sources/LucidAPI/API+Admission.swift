@@ -7,6 +7,9 @@ enum Lanes {
     /// Sign-in, registration, password changes and account deletions: as many at once as
     /// hashes may run, the rest queue.
     static let credentials = 1
+    /// Imports: two at once, the rest queue, since each may hold a few times its body in
+    /// memory while it is read and written.
+    static let imports = 2
 
     static func all(_ configuration: APIConfiguration) -> [Lane] {
         [
@@ -14,6 +17,7 @@ enum Lanes {
             Lane(
                 name: "credentials", concurrency: configuration.concurrentHashes, queueLimit: 1024,
                 queueTimeout: configuration.hashQueueTimeout),
+            Lane(name: "imports", concurrency: 2, queueLimit: 64, queueTimeout: .seconds(60)),
         ]
     }
 }
@@ -53,6 +57,9 @@ extension API: HTTPApplication {
             case .signedIn:
                 guard request.header("authorization") != nil else {
                     return .answer(answer(request, with: Self.signInFirst))
+                }
+                if route.pattern == Self.importPath {
+                    return .accept(lane: Lanes.imports, maxBodyBytes: configuration.maxImportBytes)
                 }
                 return .accept(lane: Lanes.default, maxBodyBytes: configuration.maxBodyBytes)
             }

@@ -32,7 +32,7 @@ extension API {
 
     /// Applies `actions` as one change of `user`'s journal, with the request's If-Match, and
     /// answers with `render` of the commit (kept for retries if the request has a key).
-    private func change(
+    func change(
         _ call: Call, by user: User, _ actions: [Action], at now: Timestamp? = nil, locate: (Int) -> String = { _ in "" },
         render: @escaping (Commit) -> Response
     ) throws(Problem) -> Response {

@@ -69,6 +69,7 @@ extension API {
         router.add("GET", "/s/{token}/cards/{card}", .open, secrets: ["token"]) { api, call throws(Problem) in
             try api.shareCard(&call)
         }
+        router.add("POST", API.importPath) { api, call throws(Problem) in try api.importDreams(&call) }
         router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(&call) }
         router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(&call) }
         return router

@@ -18,6 +18,8 @@ public struct APIConfiguration: Sendable {
     public var passwordCost: PasswordHasher.Cost = .interactive
     /// The largest request body accepted, quoted in 413 answers.
     public var maxBodyBytes: Int = 1 << 20
+    /// The largest body of `POST /v1/import` (a whole exported journal): 32 MiB by default.
+    public var maxImportBytes: Int = 32 << 20
     /// Most password hashes computed at once (each takes the cost's memory, 64 MiB for
     /// `.interactive`); sign-ins and registrations beyond it wait in their own lane.
     public var concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes
@@ -46,7 +48,7 @@ public struct APIConfiguration: Sendable {
         concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10),
         sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60, idempotencyKeyLifetime: Int = 86_400,
         keySweepSeconds: Int = 60, maxStreamsPerUser: Int = 16, streamQuiet: Duration = .seconds(15),
-        metrics: Metrics? = nil
+        metrics: Metrics? = nil, maxImportBytes: Int = 32 << 20
     ) {
         self.registration = registration
         self.passwordCost = passwordCost
@@ -60,6 +62,7 @@ public struct APIConfiguration: Sendable {
         self.concurrentHashes = concurrentHashes
         self.hashQueueTimeout = hashQueueTimeout
         self.metrics = metrics
+        self.maxImportBytes = maxImportBytes
     }
 
     /// One hash per core (hashing is all CPU), and no more than an eighth of memory holds.

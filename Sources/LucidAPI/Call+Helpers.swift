@@ -7,6 +7,16 @@ import LucidStore
 extension Call {
     /// The body parsed as JSON, after checking its media type.
     func jsonBody(accepting mediaTypes: Set<String> = ["application/json"]) throws(Problem) -> JSONValue {
+        try requireMediaType(mediaTypes)
+        do throws(JSONSyntaxError) {
+            return try JSONParser.parse(request.body)
+        } catch {
+            throw Problem.syntax(error)
+        }
+    }
+
+    /// Refuses (415) a body not sent as one of `mediaTypes` in UTF-8.
+    func requireMediaType(_ mediaTypes: Set<String> = ["application/json"]) throws(Problem) {
         guard let contentType = request.header("content-type") else {
             throw Problem(.unsupportedMediaType, "Send the body as application/json.")
         }
@@ -18,15 +28,6 @@ extension Call {
             let charset = parameter.dropFirst("charset=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             guard charset == "utf-8" || charset == "utf8" else {
                 throw Problem(.unsupportedMediaType, "Only UTF-8 bodies are accepted.")
-            }
-        }
-        do throws(JSONSyntaxError) {
-            return try JSONParser.parse(request.body)
-        } catch {
-            switch error {
-            case .notUTF8: throw Problem(.badRequest, "The body is not valid UTF-8.")
-            case .invalid(let reason, let offset): throw Problem(.badRequest, "The body is not JSON: \(reason) at byte \(offset).")
-            case .tooDeep: throw Problem(.badRequest, "The body nests deeper than \(JSONParser.maximumDepth) levels.")
             }
         }
     }

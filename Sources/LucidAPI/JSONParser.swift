@@ -15,11 +15,12 @@ public struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     public static let maximumDepth = 64
 
-    private let bytes: [UInt8]
-    private var index = 0
-    private var depth = 0
+    // Internal rather than private for the piecewise reading of JSONParser+Pieces.swift.
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses one JSON document that fills all of `bytes`, white space aside.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
@@ -32,13 +33,13 @@ public struct JSONParser {
         return value
     }
 
-    private func error(_ reason: String) -> JSONSyntaxError { .invalid(reason, offset: index) }
+    func error(_ reason: String) -> JSONSyntaxError { .invalid(reason, offset: index) }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
     }
 
-    private mutating func value() throws(JSONSyntaxError) -> JSONValue {
+    mutating func value() throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of the document") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object()
@@ -52,13 +53,13 @@ public struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
+    mutating func literal(_ word: String) throws(JSONSyntaxError) {
         let expected = Array(word.utf8)
         guard bytes[index...].starts(with: expected) else { throw error("invalid literal") }
         index += expected.count
     }
 
-    private mutating func nest() throws(JSONSyntaxError) {
+    mutating func nest() throws(JSONSyntaxError) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw .tooDeep }
     }
@@ -117,7 +118,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func number() throws(JSONSyntaxError) -> String {
+    mutating func number() throws(JSONSyntaxError) -> String {
         let start = index
         func digits() -> Int {
             let first = index
@@ -143,22 +144,28 @@ public struct JSONParser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    private mutating func string() throws(JSONSyntaxError) -> String {
+    mutating func string() throws(JSONSyntaxError) -> String {
         index += 1
         var scalars: [UInt8] = []
+        // Bytes up to the next quote, backslash or control character are copied as one run.
+        var run = index
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                index += 1
+                defer { index += 1 }
+                // Without an escape (every escape adds a byte) the string is the run itself.
+                guard !scalars.isEmpty else { return String(decoding: bytes[run..<index], as: UTF8.self) }
+                scalars.append(contentsOf: bytes[run..<index])
                 return String(decoding: scalars, as: UTF8.self)
             case UInt8(ascii: "\\"):
+                scalars.append(contentsOf: bytes[run..<index])
                 index += 1
                 try escape(into: &scalars)
+                run = index
             case 0..<0x20:
                 throw error("control character in a string")
             default:
-                scalars.append(byte)
                 index += 1
             }
         }
@@ -169,12 +176,19 @@ public struct JSONParser {
         guard index < bytes.count else { throw error("unterminated escape") }
         let byte = bytes[index]
         index += 1
-        let simple: [UInt8: UInt8] = [
-            UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F, UInt8(ascii: "b"): 0x08,
-            UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
-        ]
-        if let replacement = simple[byte] {
-            scalars.append(replacement)
+        let simple: UInt8? = switch byte {
+        case UInt8(ascii: "\""): 0x22
+        case UInt8(ascii: "\\"): 0x5C
+        case UInt8(ascii: "/"): 0x2F
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+        if let simple {
+            scalars.append(simple)
             return
         }
         guard byte == UInt8(ascii: "u") else { throw error("invalid escape") }

@@ -122,6 +122,15 @@ public struct Problem: Error, Sendable {
         return problem
     }
 
+    /// The 400 for a body that is not a JSON document.
+    static func syntax(_ error: JSONSyntaxError) -> Problem {
+        switch error {
+        case .notUTF8: Problem(.badRequest, "The body is not valid UTF-8.")
+        case .invalid(let reason, let offset): Problem(.badRequest, "The body is not JSON: \(reason) at byte \(offset).")
+        case .tooDeep: Problem(.badRequest, "The body nests deeper than \(JSONParser.maximumDepth) levels.")
+        }
+    }
+
     /// A 400 naming a bad query parameter.
     static func badParameter(_ name: String, _ detail: String) -> Problem {
         Problem(.badRequest, "The query parameter \(name) is invalid.", faults: [Fault(location: .parameter(name), detail: detail)])

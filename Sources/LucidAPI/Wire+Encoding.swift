@@ -125,6 +125,9 @@ extension Action: JSONRepresentable {
             writer.key("createdAt"); writer.timestamp(at)
         case .setFavoriteCreature(let creature):
             writer.key("creature"); writer.value(creature)
+        case .importDreams(let batch):
+            writer.key("dreams"); writer.array(batch.dreams)
+            if let favorite = batch.favoriteCreature { writer.key("favoriteCreature"); writer.value(favorite) }
         }
         writer.endObject()
     }

@@ -3,10 +3,12 @@ import Foundation
 /// The JSON form of an action, as stored in a version and listed by history:
 /// `{"type":"moveDream","id":"…","toIndex":2}`. An `updateDream` carries its changed
 /// fields flat beside `id`, and the time it was made as `updatedAt`; a `duplicateDream` its
-/// copy's id as `newId`, and the time as `createdAt`.
+/// copy's id as `newId`, and the time as `createdAt`; an `importDreams` its `dreams` whole
+/// (so history, like every other change, says exactly what was added) and the optional
+/// `favoriteCreature`.
 extension Action: Codable {
     private enum CodingKeys: String, CodingKey {
-        case type, dream, index, id, toIndex, creature, updatedAt, newId, createdAt
+        case type, dream, index, id, toIndex, creature, updatedAt, newId, createdAt, dreams, favoriteCreature
     }
 
     public init(from decoder: any Decoder) throws {
@@ -34,6 +36,10 @@ extension Action: Codable {
                 at: try container.decode(Timestamp.self, forKey: .createdAt))
         case "setFavoriteCreature":
             self = .setFavoriteCreature(try container.decode(Creature.self, forKey: .creature))
+        case "importDreams":
+            self = .importDreams(DreamImport(
+                dreams: try container.decode([Dream].self, forKey: .dreams),
+                favoriteCreature: try container.decodeIfPresent(Creature.self, forKey: .favoriteCreature)))
         case let other:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown action type \(other)")
@@ -62,6 +68,9 @@ extension Action: Codable {
             try container.encode(at, forKey: .createdAt)
         case .setFavoriteCreature(let creature):
             try container.encode(creature, forKey: .creature)
+        case .importDreams(let batch):
+            try container.encode(batch.dreams, forKey: .dreams)
+            try container.encodeIfPresent(batch.favoriteCreature, forKey: .favoriteCreature)
         }
     }
 }

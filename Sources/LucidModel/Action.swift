@@ -16,6 +16,9 @@ public enum Action: Hashable, Sendable {
     case duplicateDream(id: UUID, newID: UUID, at: Timestamp)
     /// Makes `creature` the journal's favorite.
     case setFavoriteCreature(Creature)
+    /// Appends the dreams of an imported file that the journal does not hold yet, and may
+    /// set the favorite creature (see ``DreamImport``): a whole import is one change.
+    case importDreams(DreamImport)
 
     /// The `type` of the JSON form.
     public var type: String {
@@ -26,6 +29,7 @@ public enum Action: Hashable, Sendable {
         case .moveDream: "moveDream"
         case .duplicateDream: "duplicateDream"
         case .setFavoriteCreature: "setFavoriteCreature"
+        case .importDreams: "importDreams"
         }
     }
 }

@@ -78,6 +78,12 @@ public struct DreamList: Sendable {
         ids[id] = count > 0 ? count : nil
     }
 
+    /// Whether the list holds a dream with `id`: one probe of the shared map of ids, however
+    /// long the list (finding its position costs a probe per chunk).
+    public func contains(dreamWithID id: UUID) -> Bool {
+        ids[id] != nil
+    }
+
     /// The position of the dream with `id`: one set probe per chunk, then a scan of the
     /// one chunk that holds it.
     public func index(ofDream id: UUID) -> Int? {

@@ -71,6 +71,9 @@ extension Model {
 
         case .setFavoriteCreature(let creature):
             favoriteCreature = creature
+
+        case .importDreams(let batch):
+            try apply(batch)
         }
     }
 }

@@ -15,6 +15,8 @@ struct Configuration: Equatable {
     /// disk busy without adding CPU work.
     var threads = 4 * ServerConfiguration.activeProcessorCount
     var maxBodyBytes = 1 << 20
+    /// The largest body of `POST /v1/import`.
+    var maxImportBytes = 32 << 20
     var registration = APIConfiguration.Registration.open
     /// `nil`: what the process can hold (open-file limit and memory).
     var maxConnections: Int?
@@ -48,6 +50,7 @@ struct Configuration: Equatable {
         ("--database-connections", "LUCID_DATABASE_CONNECTIONS", integer(\.databaseConnections, in: 1...1_000)),
         ("--threads", "LUCID_THREADS", integer(\.threads, in: 1...256)),
         ("--max-body-bytes", "LUCID_MAX_BODY_BYTES", integer(\.maxBodyBytes, in: 1024...(64 << 20))),
+        ("--max-import-bytes", "LUCID_MAX_IMPORT_BYTES", integer(\.maxImportBytes, in: 1024...(1 << 30))),
         ("--registration", "LUCID_REGISTRATION", { config, text in
             APIConfiguration.Registration(rawValue: text).map { config.registration = $0 } != nil
         }),
@@ -141,6 +144,8 @@ struct Configuration: Equatable {
                                   default: one per thread)
           --threads N             threads that answer requests (LUCID_THREADS; default: 4 per core)
           --max-body-bytes N      largest request body (LUCID_MAX_BODY_BYTES; default 1048576)
+          --max-import-bytes N    largest body of POST /v1/import, a whole exported journal
+                                  (LUCID_MAX_IMPORT_BYTES; default 33554432)
           --registration MODE     open or closed (LUCID_REGISTRATION; default open)
           --max-connections N     open connections at most (LUCID_MAX_CONNECTIONS; default auto:
                                   what the open-file limit and memory allow)

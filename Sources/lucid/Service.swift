@@ -27,7 +27,8 @@ enum Service {
                     concurrentHashes: configuration.concurrentHashes,
                     sessionCacheCapacity: configuration.sessionCacheEntries,
                     idempotencyKeyLifetime: configuration.idempotencyKeyLifetime,
-                    maxStreamsPerUser: configuration.maxStreamsPerUser, metrics: metrics),
+                    maxStreamsPerUser: configuration.maxStreamsPerUser, metrics: metrics,
+                    maxImportBytes: configuration.maxImportBytes),
                 log: log.write)
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, workers: configuration.threads,

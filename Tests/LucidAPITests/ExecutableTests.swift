@@ -22,6 +22,7 @@ import Testing
         #expect(help.output.contains("--idempotency-key-lifetime S") && help.output.contains("LUCID_IDEMPOTENCY_KEY_LIFETIME"))
         #expect(help.output.contains("--database PATH|URL") && help.output.contains("LUCID_DATABASE_CONNECTIONS"))
         #expect(help.output.contains("--metrics-address HOST:PORT") && help.output.contains("LUCID_METRICS_ADDRESS"))
+        #expect(help.output.contains("--max-import-bytes N") && help.output.contains("LUCID_MAX_IMPORT_BYTES"))
         let version = try Self.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("lucid 1."))
     }
@@ -36,7 +37,7 @@ import Testing
         ["serve", "--port=65536"], ["serve", "--max-body-bytes=-1"], ["serve", "--port==0"],
         ["serve", "--max-connections=5"], ["serve", "--max-connections-per-address=0"],
         ["serve", "--header-timeout=0"], ["serve", "--body-timeout", "x"], ["serve", "--idle-timeout=99999"],
-        ["serve", "--max-concurrent-hashes=0"],
+        ["serve", "--max-concurrent-hashes=0"], ["serve", "--max-import-bytes=1023"], ["serve", "--max-import-bytes", "2GiB"],
         ["serve", "--head-cache-bytes", "4096"], ["serve", "--head-cache-bytes=lots"],
         ["serve", "--idempotency-key-lifetime=59"], ["serve", "--idempotency-key-lifetime", "forever"],
         ["serve", "--max-streams-per-user=0"], ["serve", "--database-connections=0"], ["serve", "--database-connections", "x"],
@@ -116,6 +117,25 @@ import Testing
         #expect(!log.contains("correct horse"))
         #expect(log.contains("stopped"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("new/lucid.sqlite").path))
+    }
+
+    /// The import's body limit comes from `--max-import-bytes`, over `LUCID_MAX_IMPORT_BYTES`.
+    @Test func theImportLimitIsTheFlagsOverTheEnvironments() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let child = try ChildProcess(
+            Self.binary,
+            ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path, "--max-import-bytes", "4096"],
+            environment: ["LUCID_THREADS": "2", "LUCID_MAX_IMPORT_BYTES": "8192"])
+        let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
+        let port = try #require(announced.split(separator: ":").last.flatMap { UInt16($0) })
+        let client = PortClient(port: port)
+        let token = try client.register("importer")
+        let file = Array((#"{"entries":[],"metadata":""# + String(repeating: "x", count: 5000) + #""}"#).utf8)
+        let refused = try client.post("/v1/import", body: file, token: token, headers: [("Content-Type", "application/json")])
+        #expect(refused.status == 413 && refused.json["detail"].string == "The body is larger than 4096 bytes.")
+        child.signal(SIGTERM)
+        #expect(child.waitForExit(seconds: 20) == 0)
     }
 
     /// `--metrics-address` opens a second listener for `GET /metrics`, announced after the

@@ -241,7 +241,7 @@ struct MutationPlanner {
                             createdAt: now), index: index)
         case .updateDream(let id, let changes, _): .updateDream(id: id, changes: changes, at: now)
         case .duplicateDream(let id, let newID, _): .duplicateDream(id: id, newID: newID, at: now)
-        case .deleteDream, .moveDream, .setFavoriteCreature: action
+        case .deleteDream, .moveDream, .setFavoriteCreature, .importDreams: action
         }
     }
 
@@ -274,6 +274,9 @@ struct MutationPlanner {
             json["newId"] = newID.uuidString.lowercased()
         case .setFavoriteCreature(let creature):
             json["creature"] = Self.json(creature)
+        case .importDreams:
+            // Imports are not actions a client sends to /v1/actions; the planner makes none.
+            preconditionFailure("the planner plans no imports")
         }
         return json
     }

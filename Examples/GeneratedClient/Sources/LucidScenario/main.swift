@@ -178,6 +178,19 @@ func run(_ serverURL: URL) async throws {
         }
     }
     try check(pointers == ["/description"], "422 names \(pointers)")
+
+    // A Day One file in as one version, seen in history; one undo takes it back.
+    let entry = Components.Schemas.DayOneEntry(
+        uuid: "5C1A2E7F0B9D4C36A8E1F2D3C4B5A697", creationDate: Date(timeIntervalSince1970: 1_677_910_360),
+        text: "# Over the harbour", starred: true, timeZone: "Europe/Paris")
+    let imported = try await lucid.importJournal(body: .json(.DayOneImport(.init(entries: [entry])))).ok.body.json
+    try check(imported.version == 6 && imported.added == 1 && imported.skipped == 0, "import: \(imported)")
+    guard case .change(let change) = try await lucid.getHistory(query: .init(limit: 1)).ok.body.json.items.first,
+          case .importDreams(let recorded) = change.actions.first
+    else { throw Failure(description: "the import is not the newest change in history") }
+    try check(recorded.dreams.map(\.dreamtOn) == ["2023-03-04"] && recorded.dreams.allSatisfy(\.lucid), "recorded: \(recorded)")
+    let undoneImport = try await lucid.undo().ok.body.json
+    try check(undoneImport.version == 7 && undoneImport.diff.deleted == ["5c1a2e7f-0b9d-4c36-a8e1-f2d3c4b5a697"], "undo: \(undoneImport)")
     print("swift client: every answer typed")
 }
 

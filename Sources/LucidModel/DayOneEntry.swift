@@ -45,18 +45,34 @@ public struct DayOneEntry: Hashable, Sendable {
     /// - `creationDate` → `createdAt`, and `dreamtOn` as the day it was in the entry's
     ///   `timeZone` (UTC when it has none Lucid knows; see ``day(of:in:)``);
     /// - `modifiedDate` → `updatedAt` (never before `createdAt`; `createdAt` when absent);
-    /// - `creature` is the one given (the journal's favorite), with no effects and one creature:
-    ///   Day One has neither.
+    /// - the tags Lucid's own Day One export adds for what Day One has no place for (see
+    ///   ``DayOneTags``: `Creature: Pink unicorn`, `Creatures: 3`, `Effect: Snow`, `Dreamt on:
+    ///   2026-11-21`) are read back into those fields; only the others are the dream's tags;
+    /// - without such tags, `creature` is the one given (the journal's favorite), with no
+    ///   effects and one creature: Day One has neither.
     public func dream(creature: Creature) throws(ReduceError) -> Dream {
         let description = Self.description(of: text)
-        let errors = Dream.validate(DreamChanges(description: description, tags: tags)).map { error in
-            error.pointer == "/description" ? FieldError(pointer: "/text", detail: error.detail) : error
+        let reading = DayOneTags.read(tags)
+        let errors = Dream.validate(DreamChanges(description: description, tags: reading.ownTags)).map { error in
+            FieldError(pointer: Self.entryPointer(error.pointer, positions: reading.ownTagPositions), detail: error.detail)
         }
         guard errors.isEmpty else { throw .invalid(errors) }
         return Dream(
-            id: id, description: description, creature: creature, dreamtOn: Self.day(of: createdAt, in: timeZone),
-            lucid: starred, tags: Dream.normalizedTags(tags), createdAt: createdAt,
+            id: id, description: description, creature: reading.creature ?? creature, effects: reading.effects,
+            numberOfCreatures: reading.numberOfCreatures ?? 1, dreamtOn: reading.dreamtOn ?? Self.day(of: createdAt, in: timeZone),
+            lucid: starred, tags: Dream.normalizedTags(reading.ownTags), createdAt: createdAt,
             updatedAt: max(createdAt, modifiedAt ?? createdAt))
+    }
+
+    /// Where a dream's field error points in the entry: `/description` is the entry's
+    /// `/text`, and the n-th own tag is the tag at `positions[n]` of the entry's `tags`.
+    private static func entryPointer(_ pointer: String, positions: [Int]) -> String {
+        if pointer == "/description" { return "/text" }
+        let prefix = "/tags/"
+        guard pointer.hasPrefix(prefix), let index = Int(pointer.dropFirst(prefix.count)), positions.indices.contains(index) else {
+            return pointer
+        }
+        return prefix + String(positions[index])
     }
 
     /// Day One's text as a description: the lines that hold only white space before the

@@ -39,7 +39,8 @@ struct ExportFormatTests {
         #expect(DayOneTags.tags(for: dream) == ["Creature: Crusty"])
         #expect(DayOneTags.read(["creature: CRUSTY", "Effect: Goblin", "Creatures: 02", "Creatures: 100", "Dreamt on: 2026-02-30",
                                  "Creature:", "teeth"]) == DayOneTags.Reading(
-            creature: .crusty, ownTags: ["Effect: Goblin", "Creatures: 02", "Creatures: 100", "Dreamt on: 2026-02-30", "Creature:", "teeth"]))
+            creature: .crusty, ownTags: ["Effect: Goblin", "Creatures: 02", "Creatures: 100", "Dreamt on: 2026-02-30", "Creature:", "teeth"],
+            ownTagPositions: [1, 2, 3, 4, 5, 6]))
     }
 
     @Test func acceptWeighsTheMostSpecificRange() {

@@ -20,6 +20,24 @@ import Testing
             createdAt: at("2023-03-04T06:12:40Z"), updatedAt: at("2023-03-04T06:20:02Z")))
     }
 
+    @Test func theTagsLucidsExportWritesForItsOwnFieldsAreReadBackIntoThem() throws {
+        // As `GET /v1/export?format=dayone` writes a white unicorn, three of them, snow, dreamt
+        // the day before it was written: those tags become fields again, the rest stay tags.
+        let entry = DayOneEntry(
+            id: id, createdAt: at("2023-03-04T06:12:40Z"), text: "Snowfield",
+            tags: ["Sea", "Creature: White unicorn", "Creatures: 3", "Effect: Snow", "Dreamt on: 2023-03-03", "Creature: Goblin"])
+        #expect(try entry.dream(creature: .shark) == Dream(
+            id: id, description: "Snowfield", creature: .unicorn(.white), effects: [.snow], numberOfCreatures: 3,
+            dreamtOn: Day(year: 2023, month: 3, day: 3), tags: ["Sea", "Creature: Goblin"], createdAt: at("2023-03-04T06:12:40Z")))
+    }
+
+    @Test func aBadOwnTagIsNamedWhereItStandsAmongAllTheEntrysTags() {
+        let entry = DayOneEntry(id: id, createdAt: at("2023-03-04T06:12:40Z"), text: "x", tags: ["Creature: Shark", "Sea", " "])
+        #expect(throws: ReduceError.invalid([FieldError(pointer: "/tags/2", detail: "must not be empty or only white space")])) {
+            try entry.dream(creature: .default)
+        }
+    }
+
     @Test func theDayIsTheOneInTheEntrysTimeZone() {
         // 23:40 UTC is already the next day in Paris (UTC+1 in March), and still the same
         // evening in Los Angeles; a zone Lucid does not know, or none, means UTC.

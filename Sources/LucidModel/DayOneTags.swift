@@ -1,5 +1,3 @@
-import LucidModel
-
 /// How a dream's fields that Day One has no place for travel in a Day One entry: as tags,
 /// which a Day One user sees on the entry and can search and filter by, after the dream's
 /// own tags. The export writes them and the import reads them back, so a journal survives
@@ -15,15 +13,15 @@ import LucidModel
 /// A tag is one of these when it is exactly such a text: the prefix, one space, and a
 /// value as written here (names compared without regard to case). Any other tag, or one
 /// whose value names nothing (`Creature: Goblin`), is one of the dream's own tags.
-enum DayOneTags {
-    static let creature = "Creature: "
-    static let creatures = "Creatures: "
-    static let effect = "Effect: "
-    static let dreamtOn = "Dreamt on: "
+public enum DayOneTags {
+    public static let creature = "Creature: "
+    public static let creatures = "Creatures: "
+    public static let effect = "Effect: "
+    public static let dreamtOn = "Dreamt on: "
 
     /// The tags that carry `dream`'s creature, number of creatures, effects and day, in
     /// that order.
-    static func tags(for dream: Dream) -> [String] {
+    public static func tags(for dream: Dream) -> [String] {
         var tags = [creature + dream.creature.displayName]
         if dream.numberOfCreatures != 1 { tags.append(creatures + String(dream.numberOfCreatures)) }
         tags += dream.effects.inDeclarationOrder.map { effect + $0.displayName }
@@ -33,18 +31,33 @@ enum DayOneTags {
 
     /// What a Day One entry's tags say: the fields the tags above carry (each `nil` when no
     /// tag gives it; a field given twice takes the first), and the rest, the dream's own.
-    struct Reading: Equatable, Sendable {
-        var creature: Creature?
-        var numberOfCreatures: Int?
-        var effects: Set<Effect> = []
-        var dreamtOn: Day?
-        var ownTags: [String] = []
+    public struct Reading: Equatable, Sendable {
+        public var creature: Creature?
+        public var numberOfCreatures: Int?
+        public var effects: Set<Effect> = []
+        public var dreamtOn: Day?
+        public var ownTags: [String] = []
+        /// Where each of `ownTags` stands in the tags read, so errors can point at it.
+        public var ownTagPositions: [Int] = []
+
+        /// A reading of these fields; `ownTagPositions` default to 0, 1, 2, ….
+        public init(
+            creature: Creature? = nil, numberOfCreatures: Int? = nil, effects: Set<Effect> = [], dreamtOn: Day? = nil,
+            ownTags: [String] = [], ownTagPositions: [Int]? = nil
+        ) {
+            self.creature = creature
+            self.numberOfCreatures = numberOfCreatures
+            self.effects = effects
+            self.dreamtOn = dreamtOn
+            self.ownTags = ownTags
+            self.ownTagPositions = ownTagPositions ?? Array(ownTags.indices)
+        }
     }
 
     /// Reads `tags` as ``tags(for:)`` writes them.
-    static func read(_ tags: [String]) -> Reading {
+    public static func read(_ tags: [String]) -> Reading {
         var reading = Reading()
-        for tag in tags {
+        for (position, tag) in tags.enumerated() {
             if let name = value(of: tag, after: creature), let found = Creature.allCases.first(where: { same($0.displayName, name) }) {
                 if reading.creature == nil { reading.creature = found }
             } else if let text = value(of: tag, after: creatures), let count = Int(text), Dream.creatureRange.contains(count),
@@ -56,6 +69,7 @@ enum DayOneTags {
                 if reading.dreamtOn == nil { reading.dreamtOn = day }
             } else {
                 reading.ownTags.append(tag)
+                reading.ownTagPositions.append(position)
             }
         }
         return reading

@@ -38,9 +38,10 @@ extension Model {
         }
         let scorer = SearchScorer(terms)
         var hits: [SearchHit] = []
+        var description = [Double](repeating: 0, count: scorer.count), tags = description
         for (index, dream) in dreams.enumerated() {
             if let candidates, !candidates.contains(dream.id) { continue }
-            guard query.admits(dream), let score = scorer.score(dream) else { continue }
+            guard query.admits(dream), let score = scorer.score(dream, description: &description, tags: &tags) else { continue }
             hits.append(SearchHit(dream: dream, index: index, score: score))
         }
         hits.sort { ($0.score, -$0.index) > ($1.score, -$1.index) }
@@ -50,51 +51,71 @@ extension Model {
 
 /// Matches the words of dreams against a query's terms, byte for byte.
 struct SearchScorer {
-    /// The whole words, then the prefix, as UTF-8.
-    let terms: [[UInt8]]
-    /// Whether the last of `terms` is the prefix.
-    let lastIsPrefix: Bool
+    /// The whole words, then the prefix, as UTF-8, one after the other.
+    private let bytes: [UInt8]
+    /// Where each term lies in `bytes`.
+    private let ranges: [Range<Int>]
+    /// Whether the last of the terms is the prefix.
+    private let lastIsPrefix: Bool
 
     init(_ terms: SearchTerms) {
-        self.terms = terms.whole.map { Array($0.utf8) } + (terms.prefix.map { [Array($0.utf8)] } ?? [])
+        var bytes: [UInt8] = [], ranges: [Range<Int>] = []
+        for term in terms.whole + (terms.prefix.map { [$0] } ?? []) {
+            ranges.append(bytes.count..<(bytes.count + term.utf8.count))
+            bytes += Array(term.utf8)
+        }
+        self.bytes = bytes
+        self.ranges = ranges
         lastIsPrefix = terms.prefix != nil
     }
+
+    var count: Int { ranges.count }
 
     /// How much `word` counts for term `index`: 1 if it is that word, ½ if the term is the
     /// prefix and begins it, else 0.
     func weight(of word: UnsafeBufferPointer<UInt8>, for index: Int) -> Double {
-        let term = terms[index]
-        if word.count == term.count { return word.elementsEqual(term) ? 1 : 0 }
-        guard lastIsPrefix, index == terms.count - 1, word.count > term.count else { return 0 }
-        return word.starts(with: term) ? 0.5 : 0
+        bytes.withUnsafeBufferPointer { weight(of: word, for: index, in: $0) }
     }
 
-    /// The hits of each term among the words of `text`, and how many words it has.
-    func hits(in text: String) -> (hits: [Double], words: Int) {
-        var hits = [Double](repeating: 0, count: terms.count), words = 0
-        SearchText.forEachWord(in: text) { word, _ in
-            words += 1
-            for index in terms.indices { hits[index] += weight(of: word, for: index) }
+    private func weight(of word: UnsafeBufferPointer<UInt8>, for index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Double {
+        let range = ranges[index]
+        guard word.count == range.count || (lastIsPrefix && index == ranges.count - 1 && word.count > range.count) else { return 0 }
+        for offset in 0..<range.count where word[offset] != bytes[range.lowerBound + offset] { return 0 }
+        return word.count == range.count ? 1 : 0.5
+    }
+
+    /// Adds the hits of each term among the words of `text` to `hits`; answers how many words it has.
+    func count(_ text: String, into hits: inout [Double]) -> Int {
+        var words = 0
+        bytes.withUnsafeBufferPointer { bytes in
+            hits.withUnsafeMutableBufferPointer { hits in
+                SearchText.forEachWord(in: text) { word, _ in
+                    words += 1
+                    for index in 0..<hits.count { hits[index] += weight(of: word, for: index, in: bytes) }
+                }
+            }
         }
-        return (hits, words)
+        return words
     }
 
     /// The score of `dream` (see `Model.search(_:among:)`), or nil if some term matches
     /// neither its description nor its tags.
     func score(_ dream: Dream) -> Double? {
-        let (description, count) = hits(in: dream.description)
-        var tagged = [Bool](repeating: false, count: terms.count)
-        if description.contains(0) || !dream.tags.isEmpty {
-            for tag in dream.tags {
-                let (hits, _) = self.hits(in: tag)
-                for index in terms.indices where hits[index] > 0 { tagged[index] = true }
-            }
-        }
+        var description = [Double](repeating: 0, count: ranges.count), tags = description
+        return score(dream, description: &description, tags: &tags)
+    }
+
+    /// `score(_:)` counting into buffers of one per term, which a search over many dreams
+    /// allocates once.
+    func score(_ dream: Dream, description: inout [Double], tags: inout [Double]) -> Double? {
+        for index in 0..<ranges.count { description[index] = 0; tags[index] = 0 }
+        let words = count(dream.description, into: &description)
+        for tag in dream.tags { _ = count(tag, into: &tags) }
         var score = 0.0
-        for index in terms.indices {
+        for index in ranges.indices {
             let hits = description[index]
-            guard hits > 0 || tagged[index] else { return nil }
-            score += hits / (hits + 1 + Double(count) / 40) + (tagged[index] ? 1 : 0)
+            guard hits > 0 || tags[index] > 0 else { return nil }
+            score += hits / (hits + 1 + Double(words) / 40) + (tags[index] > 0 ? 1 : 0)
         }
         return score
     }

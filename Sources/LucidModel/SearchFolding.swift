@@ -3,13 +3,15 @@ import Foundation
 /// How search folds one scalar of a word (see `SearchText`). Folding scalar by scalar keeps
 /// it context-free, so a word folds the same wherever it appears, and fast: Foundation's
 /// `folding(options:locale:)` costs about half a microsecond a character on Linux, too much
-/// to run over ten thousand dreams for every query, so its answers for the blocks where
-/// case and diacritics matter most are asked once, on first use, and kept in a table.
+/// to run over ten thousand dreams for every query, and even Unicode's property lookups
+/// cost tens of nanoseconds. So what every scalar below `tableEnd` is and folds to is worked
+/// out once, on first use, and kept in a table; only rarer scalars are looked up each time.
 enum SearchFolding {
-    /// The scalars the table covers: Latin-1 Supplement to Latin Extended-B, Greek and
-    /// Cyrillic, and Latin Extended Additional with Greek Extended.
-    private static let tabled: [ClosedRange<UInt32>] = [0x80...0x24F, 0x370...0x52F, 0x1E00...0x1FFF]
-    private static let tableEnd: UInt32 = 0x2000
+    /// The blocks folded as Foundation folds them: Latin-1 Supplement to Latin Extended-B,
+    /// Greek and Cyrillic, and Latin Extended Additional with Greek Extended.
+    private static let foundationFolded: [ClosedRange<UInt32>] = [0x80...0x24F, 0x370...0x52F, 0x1E00...0x1FFF]
+    /// The scalars the table covers: every script of the first blocks, up to CJK punctuation.
+    static let tableEnd: UInt32 = 0x3000
 
     /// Letters with a stroke or bar, which Unicode does not decompose into a letter and a
     /// diacritic (so Foundation keeps them), but which a reader takes for the plain letter
@@ -20,37 +22,58 @@ enum SearchFolding {
         "Ɇ": "e", "ɇ": "e", "Ɉ": "j", "ɉ": "j", "Ɍ": "r", "ɍ": "r", "Ɏ": "y", "ɏ": "y", "Ⱥ": "a", "Ǿ": "o", "ǿ": "o",
     ]
 
-    /// The folded UTF-8 bytes of each word scalar below `tableEnd` in a tabled block,
-    /// indexed by scalar value; `nil` elsewhere.
-    private static let table: [[UInt8]?] = {
-        var table = [[UInt8]?](repeating: nil, count: Int(tableEnd))
-        for range in tabled {
-            for value in range {
-                guard let scalar = Unicode.Scalar(value), isWordScalar(scalar) else { continue }
-                if let plain = strokes[scalar] {
-                    table[Int(value)] = Array(plain.utf8)
-                    continue
+    /// What a scalar is to search.
+    enum Kind: UInt8 {
+        /// Not part of any word.
+        case separator
+        /// Part of a word, folded to `folded` (possibly nothing: a diacritic).
+        case word
+        /// A word on its own (a Han ideograph).
+        case ideograph
+    }
+
+    /// Every scalar below `tableEnd`: its kind, and where its folded bytes lie in `folded`
+    /// (from `starts[value]` up to `starts[value + 1]`).
+    struct Table: Sendable {
+        let kinds: [Kind]
+        let starts: [Int32]
+        let folded: [UInt8]
+    }
+
+    static let table: Table = {
+        var kinds: [Kind] = [], starts: [Int32] = [], folded: [UInt8] = []
+        kinds.reserveCapacity(Int(tableEnd))
+        starts.reserveCapacity(Int(tableEnd) + 1)
+        for value in 0..<tableEnd {
+            starts.append(Int32(folded.count))
+            guard let scalar = Unicode.Scalar(value) else { kinds.append(.separator); continue }
+            let kind = classify(scalar)
+            kinds.append(kind)
+            guard kind != .separator else { continue }
+            if let plain = strokes[scalar] {
+                folded += Array(plain.utf8)
+            } else if foundationFolded.contains(where: { $0.contains(value) }) {
+                let string = String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                for piece in string.unicodeScalars where classify(piece) != .separator && !isDiacritic(piece) {
+                    folded += Array(String(piece).utf8)
                 }
-                let folded = String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-                var bytes: [UInt8] = []
-                for piece in folded.unicodeScalars where isWordScalar(piece) && !isDiacritic(piece) {
-                    bytes.append(contentsOf: Array(String(piece).utf8))
-                }
-                table[Int(value)] = bytes
+            } else {
+                appendCaseFolded(scalar, to: &folded)
             }
         }
-        return table
+        starts.append(Int32(folded.count))
+        return Table(kinds: kinds, starts: starts, folded: folded)
     }()
 
-    /// Whether `scalar` belongs in a word: a letter, a digit or other number, or a mark.
-    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    /// A letter, a digit or other number, or a mark is part of a word; an ideograph is one.
+    static func classify(_ scalar: Unicode.Scalar) -> Kind {
         switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber,
-             .nonspacingMark, .spacingMark, .enclosingMark:
-            true
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+            scalar.properties.isIdeographic ? .ideograph : .word
+        case .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
+            .word
         default:
-            false
+            .separator
         }
     }
 
@@ -63,25 +86,18 @@ enum SearchFolding {
         }
     }
 
-    /// Appends the folded form of `scalar`, a word scalar that is not ASCII, to `word`.
-    static func appendFolded(_ scalar: Unicode.Scalar, to word: inout [UInt8]) {
-        if scalar.value < tableEnd, let folded = table[Int(scalar.value)] {
-            word.append(contentsOf: folded)
-            return
-        }
+    /// Appends `scalar` (a word scalar outside the blocks Foundation folds) with its
+    /// diacritics dropped and its case folded: upper-cased, then lower-cased.
+    static func appendCaseFolded(_ scalar: Unicode.Scalar, to word: inout [UInt8]) {
         if isDiacritic(scalar) { return }
         guard scalar.properties.changesWhenCaseMapped else {
-            append(scalar, to: &word)
+            UTF8.encode(scalar) { word.append($0) }
             return
         }
         for upper in scalar.properties.uppercaseMapping.unicodeScalars {
             for lower in upper.properties.lowercaseMapping.unicodeScalars where !isDiacritic(lower) {
-                append(lower, to: &word)
+                UTF8.encode(lower) { word.append($0) }
             }
         }
-    }
-
-    private static func append(_ scalar: Unicode.Scalar, to word: inout [UInt8]) {
-        UTF8.encode(scalar) { word.append($0) }
     }
 }

@@ -38,7 +38,7 @@ public struct SearchSnippet: Hashable, Sendable {
         // Every word with its byte range, and whether it matched.
         var words: [(range: Range<Int>, match: Bool)] = []
         SearchText.forEachWord(in: description) { word, range in
-            let match = scorer.map { scorer in scorer.terms.indices.contains { scorer.weight(of: word, for: $0) > 0 } } ?? false
+            let match = scorer.map { scorer in (0..<scorer.count).contains { scorer.weight(of: word, for: $0) > 0 } } ?? false
             words.append((range, match))
         }
         // The byte offset of each scalar, and of the end.

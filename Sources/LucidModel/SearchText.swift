@@ -27,26 +27,106 @@ public enum SearchText {
 
     /// Calls `body` with each folded word of `text`, in order, as UTF-8 bytes, and with the
     /// byte offsets of the text it came from (from its first scalar to after its last).
-    /// The bytes are valid only during the call.
+    /// The bytes are valid only during the call. One pass over the text's bytes, with a
+    /// table lookup for each scalar: this runs over every dream a broad query finds.
     public static func forEachWord(in text: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) {
         var text = text
-        withoutActuallyEscaping(body) { body in
-            text.withUTF8 { bytes in
-                var scanner = Scanner(body: body)
-                var offset = 0
-                while offset < bytes.count {
-                    let lead = bytes[offset]
-                    if lead < 0x80 {
-                        scanner.ascii(lead, at: offset)
-                        offset += 1
-                        continue
+        let table = SearchFolding.table, ascii = asciiFolded
+        text.withUTF8 { bytes in
+            ascii.withUnsafeBufferPointer { ascii in
+                table.kinds.withUnsafeBufferPointer { kinds in
+                    table.starts.withUnsafeBufferPointer { starts in
+                        table.folded.withUnsafeBufferPointer { folded in
+                            scan(bytes, ascii: ascii, kinds: kinds, starts: starts, folded: folded, body)
+                        }
                     }
-                    let (scalar, length) = decode(bytes, at: offset)
-                    scanner.scalar(scalar, at: offset, length: length)
-                    offset += length
                 }
-                scanner.flush(at: bytes.count)
             }
+        }
+    }
+
+    /// The pass of `forEachWord(in:_:)` over `bytes`, with the tables at hand. The word is
+    /// built in a buffer of its own rather than an array: this loop runs over every byte of
+    /// every dream a broad query finds.
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, ascii: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<SearchFolding.Kind>,
+        starts: UnsafeBufferPointer<Int32>, folded: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void
+    ) {
+        var capacity = 64
+        var word = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { word.deallocate() }
+        var length = 0
+        /// Makes room for `more` bytes after the word's `length`.
+        func reserve(_ more: Int) {
+            guard length + more > capacity else { return }
+            capacity = max(capacity * 2, length + more)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: word, count: length)
+            word.deallocate()
+            word = grown
+        }
+        // Where the current run of word scalars began; -1 between words.
+        var start = -1
+        var offset = 0
+        while offset <= bytes.count {
+            // The end of the text ends a word as a separator does.
+            let byte = offset < bytes.count ? bytes[offset] : 0
+            if byte < 0x80 {
+                let lower = ascii[Int(byte)]
+                if lower != 0 {
+                    if start < 0 { start = offset }
+                    reserve(1)
+                    word[length] = lower
+                    length += 1
+                } else if start >= 0 {
+                    if length > 0 { body(UnsafeBufferPointer(start: word, count: length), start..<offset) }
+                    length = 0
+                    start = -1
+                }
+                offset += 1
+                continue
+            }
+            let (scalar, size) = decode(bytes, at: offset)
+            let value = Int(scalar.value)
+            let inTable = value < kinds.count
+            let kind = inTable ? kinds[value] : SearchFolding.classify(scalar)
+            if kind != .word, start >= 0 {
+                if length > 0 { body(UnsafeBufferPointer(start: word, count: length), start..<offset) }
+                length = 0
+                start = -1
+            }
+            switch kind {
+            case .separator:
+                break
+            case .ideograph:
+                reserve(size)
+                for index in 0..<size { word[index] = bytes[offset + index] }
+                body(UnsafeBufferPointer(start: word, count: size), offset..<(offset + size))
+            case .word:
+                if start < 0 { start = offset }
+                if inTable {
+                    let range = Int(starts[value])..<Int(starts[value + 1])
+                    reserve(range.count)
+                    for index in range { word[length] = folded[index]; length += 1 }
+                } else {
+                    var scalarWord: [UInt8] = []
+                    SearchFolding.appendCaseFolded(scalar, to: &scalarWord)
+                    reserve(scalarWord.count)
+                    for byte in scalarWord { word[length] = byte; length += 1 }
+                }
+            }
+            offset += size
+        }
+    }
+
+    /// Each ASCII byte as a word holds it: letters lower-cased, digits as they are, and 0
+    /// for everything else, which separates words.
+    private static let asciiFolded: [UInt8] = (0..<128).map { (byte: UInt8) -> UInt8 in
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+        default: 0
         }
     }
 
@@ -81,52 +161,5 @@ public enum SearchText {
             value = value << 6 | UInt32(bytes[offset + index] & 0x3F)
         }
         return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
-    }
-
-    /// The state of one pass over a text: the word being built and where it began.
-    private struct Scanner {
-        let body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void
-        var word: [UInt8] = []
-        /// Where the current run of word scalars began; nil between words.
-        var start: Int?
-
-        init(body: @escaping (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) {
-            self.body = body
-            word.reserveCapacity(64)
-        }
-
-        mutating func ascii(_ byte: UInt8, at offset: Int) {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if start == nil { start = offset }
-                word.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                if start == nil { start = offset }
-                word.append(byte + 32)
-            default:
-                flush(at: offset)
-            }
-        }
-
-        mutating func scalar(_ scalar: Unicode.Scalar, at offset: Int, length: Int) {
-            guard SearchFolding.isWordScalar(scalar) else { return flush(at: offset) }
-            if scalar.properties.isIdeographic {
-                flush(at: offset)
-                start = offset
-                SearchFolding.appendFolded(scalar, to: &word)
-                flush(at: offset + length)
-                return
-            }
-            if start == nil { start = offset }
-            SearchFolding.appendFolded(scalar, to: &word)
-        }
-
-        /// Ends the current run at `offset`, handing on its word if folding left one.
-        mutating func flush(at offset: Int) {
-            guard let begin = start else { return }
-            if !word.isEmpty { word.withUnsafeBufferPointer { body($0, begin..<offset) } }
-            word.removeAll(keepingCapacity: true)
-            start = nil
-        }
     }
 }

@@ -37,7 +37,7 @@ struct PGSearchRows {
                    (SELECT string_agg(dream_id::text, ',') FROM dream_search WHERE user_id = $1 AND words @@ $2::tsquery)
             """, [user.uuidString, Self.query(terms, of: user)]).rows
         guard let row = rows.first else { throw PGJournalRows.corrupt("dream_search", "no answer to a search") }
-        let ids = (row[1] ?? "").split(separator: ",").compactMap { UUID(uuidString: String($0)) }
+        let ids = (row[1] ?? "").split(separator: ",").compactMap { UUID(parsing: $0) }
         return (row[0].flatMap { Int($0) } ?? 0, Set(ids))
     }
 

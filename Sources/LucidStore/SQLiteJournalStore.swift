@@ -48,6 +48,14 @@ public final class SQLiteJournalStore: JournalStore {
         do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .sqlite(error) }
     }
 
+    /// A store on a database at the schema before the search index (`0011_search`), which
+    /// writes no index, as Lucid did before: for the benchmark to compare what a write costs
+    /// with and without the index; not for serving.
+    @_spi(Benchmark)
+    public convenience init(withoutSearchIndexAt path: String) throws(StoreOpeningError) {
+        try self.init(path: path, migrations: Migration.embedded.filter { $0.name < SearchTables.migration })
+    }
+
     /// How many reads of history and old versions run at once; more wait for a connection.
     static let readerCount = 4
 

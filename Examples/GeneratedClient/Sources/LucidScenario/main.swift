@@ -139,6 +139,14 @@ func run(_ serverURL: URL) async throws {
             .preconditionFailed.body.applicationProblemJson,
         .preconditionFailed, 412)
 
+    // Search: the words found marked in the snippet; a bad filter is 400 naming it.
+    let found = try await lucid.searchDreams(query: .init(q: "SING", limit: 10)).ok.body.json
+    try check(found.version == 5 && found.total == 1 && found.nextCursor == nil, "search: \(found)")
+    let snippet = found.items.first?.snippet ?? []
+    try check(snippet.map(\.text) == ["A shark that ", "sings"] && snippet.map(\.match) == [nil, true], "snippet: \(snippet)")
+    try expect(
+        try await lucid.searchDreams(query: .init(monthDay: "02-30")).badRequest.body.applicationProblemJson, .badRequest, 400)
+
     // A dream that is not there: 404. A dream without a description: 422 naming the field.
     try expect(
         try await lucid.getDream(path: .init(id: UUID().uuidString.lowercased())).notFound.body.applicationProblemJson,

@@ -16,7 +16,7 @@ import attrs
 
 from lucid_client import AuthenticatedClient, Client
 from lucid_client.api.accounts import create_user, get_me
-from lucid_client.api.dreams import create_dream, get_dream, list_dreams, update_dream
+from lucid_client.api.dreams import create_dream, get_dream, list_dreams, search_dreams, update_dream
 from lucid_client.api.journal import apply_actions, export_journal, import_journal
 from lucid_client.api.versions import get_changes, get_history, get_version, redo, undo
 from lucid_client.models import (
@@ -46,6 +46,7 @@ from lucid_client.models import (
     ProblemType,
     RecordedImportDreams,
     Registration,
+    SearchPage,
     UndoItem,
     Unicorn,
     UnicornColor,
@@ -147,6 +148,14 @@ def main(base_url):
     applied = expect(apply_actions.sync_detailed(client=client, body=batch, if_match='"4"'), 200, VersionedDiff)
     assert applied.version == 5 and applied.diff.deleted == [dream.id]
     expect_problem(apply_actions.sync_detailed(client=client, body=batch, if_match='"4"'), 412, ProblemType.PRECONDITION_FAILED)
+
+    # Search: the words found marked in the snippet; a bad filter is 400 naming it.
+    found = expect(search_dreams.sync_detailed(client=client, q="SING", limit=10), 200, SearchPage)
+    assert found.version == 5 and found.total == 1 and isinstance(found.next_cursor, Unset)
+    snippet = found.items[0].snippet
+    assert [segment.text for segment in snippet] == ["A shark that ", "sings"], snippet
+    assert isinstance(snippet[0].match, Unset) and snippet[1].match is True, snippet
+    expect_problem(search_dreams.sync_detailed(client=client, month_day="02-30"), 400, ProblemType.BAD_REQUEST)
 
     # The whole journal to take away: Lucid's JSON with every version, and Day One's JSON.
     exported = expect(export_journal.sync_detailed(client=client, history=ExportJournalHistory.TRUE), 200, LucidExport)

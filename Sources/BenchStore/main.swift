@@ -10,8 +10,11 @@ import LucidModel
 // and the old way (every revision ended after the version), in the same run.
 //
 // Then what `secure_delete` costs, and what deleting an account costs (Erasure.swift).
+// Then search at 10,000 dreams (SearchBench.swift): latency through the store for a mix of
+// queries, and what adding or editing a dream costs with the search index and without.
 //
 // Usage: lucid-bench-store [EDITS [HISTORY_EDITS]]   (defaults 300 and 5,000)
+//        lucid-bench-store search [ROUNDS]           (search alone; default 50 rounds)
 
 let edits = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 300
 let folder = FileManager.default.temporaryDirectory.appending(path: "lucid-bench-\(UUID().uuidString)")
@@ -52,6 +55,12 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func format(_ seconds: Double) -> String { String(format: "%.1f µs", seconds * 1e6) }
 
 let clockSource = ContinuousClock()
+let searchRounds = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 50
+if CommandLine.arguments.dropFirst().first == "search" {
+    try benchSearch(in: folder, rounds: searchRounds)
+    try? FileManager.default.removeItem(at: folder)
+    exit(0)
+}
 let seedStart = clockSource.now
 let small = try seed(10)
 let big = try seed(10_000)
@@ -211,3 +220,4 @@ for count in [100, 10_000] {
 
 // What secure_delete costs the writes, and what deleting an account costs (Erasure.swift).
 try benchmarkErasure(in: folder, rounds: edits)
+try benchSearch(in: folder, rounds: 50)

@@ -32,6 +32,7 @@ extension API {
         router.add("GET", "/v1/model") { api, call throws(Problem) in try api.model(&call) }
         router.add("GET", "/v1/dreams") { api, call throws(Problem) in try api.listDreams(&call) }
         router.add("POST", "/v1/dreams") { api, call throws(Problem) in try api.addDream(&call) }
+        router.add("GET", "/v1/dreams/search") { api, call throws(Problem) in try api.searchDreams(&call) }
         router.add("GET", "/v1/dreams/{id}") { api, call throws(Problem) in try api.dream(&call) }
         router.add("PATCH", "/v1/dreams/{id}") { api, call throws(Problem) in try api.updateDream(&call) }
         router.add("DELETE", "/v1/dreams/{id}") { api, call throws(Problem) in try api.deleteDream(&call) }

@@ -126,6 +126,8 @@ public final class API: Sendable {
     let keySweeper: Sweeper
     /// The idempotency keys of requests running now.
     let runningKeys = RunningKeys()
+    /// The words of the journals searched lately, for scoring their dreams.
+    let searchWords = SearchWordsCache()
     /// Tells long polls and event streams of new versions.
     let feed: ChangeFeed
     /// Failed sign-ins per network and username, per network, and per username.

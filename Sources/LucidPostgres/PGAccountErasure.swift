@@ -20,6 +20,8 @@ struct PGAccountErasure {
         ("idempotency_keys", "user_id = $1"),
         ("device_states", "user_id = $1"),
         ("shares", "user_id = $1"),
+        ("dream_search", "user_id = $1"),
+        ("search_backfill", "user_id = $1"),
     ]
 
     /// Every table a deletion deletes rows from.

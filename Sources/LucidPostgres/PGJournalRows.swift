@@ -53,9 +53,10 @@ struct PGJournalRows {
 
     /// Writes the version `plan` makes, in one statement (one round trip while the
     /// journal's row is locked): ends the revisions it ends, begins its new ones, adds its
-    /// row, and moves the head row on. One snapshot serves the whole statement, so the
-    /// revisions it begins are not among those it ends.
-    func persist(_ plan: VersionPlan, of user: UUID) throws(PGError) {
+    /// row, writes what `search` changes in the search index, and moves the head row on. One
+    /// snapshot serves the whole statement, so the revisions it begins are not among those
+    /// it ends; the index rows it deletes and those it writes are different dreams.
+    func persist(_ plan: VersionPlan, search: SearchIndexChange, of user: UUID) throws(PGError) {
         // Ending many revisions at once (an import undone) must not depend on the plan the
         // statistics happen to give: with none yet (a new database) the planner takes the
         // journal for one row and looks each ended id up in all of its live revisions,
@@ -63,9 +64,9 @@ struct PGJournalRows {
         // is planned without nested loops or whole-table scans: one hash of the ids, one pass
         // over the journal's live revisions.
         let many = plan.ended.count > Self.manyEnded
-        guard many else { return try persist(plan, of: user, many: false) }
+        guard many else { return try persist(plan, search: search, of: user, many: false) }
         try connection.execute("SELECT set_config('enable_nestloop', 'off', true), set_config('enable_seqscan', 'off', true)")
-        try persist(plan, of: user, many: true)
+        try persist(plan, search: search, of: user, many: true)
         try connection.execute("""
             SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name IN ('enable_nestloop', 'enable_seqscan')
             """)
@@ -74,7 +75,7 @@ struct PGJournalRows {
     /// Past this many ended revisions, a version's statement is planned for many.
     static let manyEnded = 1_000
 
-    private func persist(_ plan: VersionPlan, of user: UUID, many: Bool) throws(PGError) {
+    private func persist(_ plan: VersionPlan, search: SearchIndexChange, of user: UUID, many: Bool) throws(PGError) {
         let row = plan.row
         let (kind, actions, target): (String, String?, String?) = switch row.kind {
         case .change(let json): ("change", json, nil)
@@ -96,6 +97,12 @@ struct PGJournalRows {
             ), added AS (
                 INSERT INTO versions (user_id, version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top)
                 VALUES ($1, $2, $15, $16, $17, $18, $19, $20, $21, $22)
+            ), unsearched AS (
+                DELETE FROM dream_search WHERE user_id = $1 AND dream_id = ANY ($23::uuid[])
+            ), searched AS (
+                INSERT INTO dream_search (user_id, dream_id, words)
+                SELECT $1, s.id, array_to_tsvector(string_to_array(s.words, ' ')) FROM unnest($24::uuid[], $25::text[]) AS s (id, words)
+                ON CONFLICT (user_id, dream_id) DO UPDATE SET words = EXCLUDED.words
             )
             UPDATE journals SET version = $2, undo_top = $21, redo_top = $22 WHERE user_id = $1
             """, [
@@ -108,6 +115,8 @@ struct PGJournalRows {
                 column { $0.dream.lucid ? "true" : "false" }, column { StoredTags.json($0.dream.tags) },
                 kind, String(row.at.millisecondsSince1970), actions, target, row.favorite.storageName,
                 row.entryBelow.map(String.init), row.undoTop.map(String.init), row.redoTop.map(String.init),
+                PGArray.literal(search.removed.map(\.uuidString)), PGArray.literal(search.written.map(\.id.uuidString)),
+                PGArray.literal(search.written.map { PGSearchRows.lexemes($0.words, of: user) }),
             ])
     }
 

@@ -139,7 +139,9 @@ extension PostgresJournalStore {
                     // The answer is kept whether or not the change made a version.
                     let kept = write.receipt.map { $0.answer(to: commit) }
                     try storage { () throws(PGError) in
-                        if let planned { try rows.persist(planned, of: user) }
+                        if let planned {
+                            try rows.persist(planned, search: SearchIndexChange(from: head.model, diff: planned.commit.diff), of: user)
+                        }
                         if let receipt = write.receipt, let kept {
                             try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user)
                         }

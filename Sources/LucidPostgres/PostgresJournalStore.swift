@@ -72,7 +72,10 @@ public final class PostgresJournalStore: JournalStore {
         do throws(PGError) {
             newer = try pool.withConnection { (connection) throws(PGError) in
                 try PGMigrator.migrate(connection)
-                return try PGMigrator.unknown(connection)
+                let newer = try PGMigrator.unknown(connection)
+                // Journals written before the search index get theirs before anything is served.
+                if newer == nil { try PGSearchRows(connection: connection).backfill() }
+                return newer
             }
         } catch {
             throw .server("\(error)")

@@ -21,6 +21,9 @@ struct AccountErasure {
         ("idempotency_keys", "user_id = ?1"),
         ("device_states", "user_id = ?1"),
         ("shares", "user_id = ?1"),
+        // The search index: its rows' triggers write FTS5 delete markers (see `optimize`).
+        ("dream_search_rows", "user_id = ?1"),
+        ("search_backfill", "user_id = ?1"),
     ]
 
     /// Deletes `user` and every row of theirs if the session with `tokenHash` is still theirs
@@ -34,6 +37,10 @@ struct AccountErasure {
             .query(id, .text(passwordHash)) { _ in true }
         guard !proved.isEmpty else { return .passwordChanged }
         for table in Self.tables { try connection.statement("DELETE FROM \(table.name) WHERE \(table.rows)").run(id) }
+        // FTS5 (before SQLite 3.42's secure-delete option) only marks a row's words deleted;
+        // the words stay in older index segments until they are merged. Merging them all
+        // rewrites the index without the user's words (the old pages zeroed by secure_delete).
+        try connection.statement("INSERT INTO dream_search (dream_search) VALUES ('optimize')").run()
         let sessions = try connection.statement("DELETE FROM sessions WHERE user_id = ? RETURNING token_hash").query(id) { $0.text(0) }
         try connection.statement("DELETE FROM users WHERE id = ?").run(id)
         return .erased(sessions: sessions)

@@ -34,7 +34,7 @@ public struct CheckReport: Hashable, Sendable {
 /// Checks a SQLite database as `lucid check` does: SQLite's own checks of its file
 /// (`integrity_check`, `foreign_key_check`, and the R*Tree's `rtreecheck`), that the schema
 /// is the one this build migrates to, that the revision spans index exactly the ended
-/// revisions, then every journal (see `JournalCheck`), and that no share names a version
+/// revisions, then every journal (see `JournalCheck`, its search index rows included), and that no share names a version
 /// its journal has not reached.
 ///
 /// The database is opened read-only and read in one transaction: on a database a server is

@@ -8,7 +8,8 @@ import LucidModel
 /// from each change's stored actions run through the reducer, each undo and redo being the
 /// model of the version it returns to. At the head, both must equal what the store loads
 /// (its live rows), and at a few versions on the way what it reads for an old version
-/// (through the revision spans).
+/// (through the revision spans). Its rows of the search index hold the words of its live
+/// dreams, and nothing else.
 struct JournalCheck {
     /// The journal's user id as stored.
     let journal: String
@@ -28,6 +29,7 @@ struct JournalCheck {
         var faults = VersionLinks.faults(in: links)
         let head = links.last?.version ?? 0
         faults += try revisionFaults(of: user, head: head)
+        faults += try searchFaults(of: user)
         // A replay needs every version from 1 to the head.
         guard links.enumerated().allSatisfy({ $0.element.version == $0.offset + 1 }) else { return (faults, links.count) }
         faults += try replayFaults(of: user, links: links)

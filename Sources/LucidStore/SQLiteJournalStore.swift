@@ -26,6 +26,9 @@ public final class SQLiteJournalStore: JournalStore {
     let path: String
     /// Whose journals it keeps: anyone's, or registered users' only.
     let owners: JournalOwners
+    /// Whether the schema has the search index (`0011_search`): always, but for tests that
+    /// open a database at an older schema, as an older build of Lucid would, which wrote none.
+    let searchIndexed: Bool
 
     /// Opens the database at `path` (creating it and its folder if needed) and applies
     /// any migrations it lacks. The heads of recently used journals stay in memory up to
@@ -42,11 +45,24 @@ public final class SQLiteJournalStore: JournalStore {
         owners: JournalOwners = .anyone
     ) throws(StoreOpeningError) {
         let writer = try Connection.openMigrated(path, migrations: migrations)
+        searchIndexed = migrations.contains { $0.name == SearchTables.migration }
+        // Journals written before the search index get theirs before anything is served.
+        if searchIndexed {
+            do throws(SQLiteError) { try SearchTables(connection: writer).backfill() } catch { throw .sqlite(error) }
+        }
         self.path = path
         self.owners = owners
         heads = Mutex(HeadCache(limit: headCacheBytes))
         self.writer = Mutex(Writer(connection: writer))
         do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .sqlite(error) }
+    }
+
+    /// A store on a database at the schema before the search index (`0011_search`), which
+    /// writes no index, as Lucid did before: for the benchmark to compare what a write costs
+    /// with and without the index; not for serving.
+    @_spi(Benchmark)
+    public convenience init(withoutSearchIndexAt path: String) throws(StoreOpeningError) {
+        try self.init(path: path, migrations: Migration.embedded.filter { $0.name < SearchTables.migration })
     }
 
     /// How many reads of history and old versions run at once; more wait for a connection.
@@ -110,7 +126,7 @@ public final class SQLiteJournalStore: JournalStore {
         return try write(user, as: .change, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
             try head.check(expecting: expecting)
             guard let plan = try head.change(by: actions, json: json, keys: keys, at: time) else { return head.unchanged }
-            return try Self.persist(plan, of: user, head: &head, keys: &keys, in: tables)
+            return try persist(plan, of: user, head: &head, keys: &keys, in: tables)
         }
     }
 
@@ -141,19 +157,24 @@ public final class SQLiteJournalStore: JournalStore {
             }
             let change: StackChange
             do throws(SQLiteError) { change = try tables.stackChange(entry, of: user) } catch { throw .storage(error) }
-            return try Self.persist(head.step(direction, of: change, keys: keys, at: time), of: user, head: &head, keys: &keys, in: tables)
+            let plan = head.step(direction, of: change, keys: keys, at: time)
+            return try persist(plan, of: user, head: &head, keys: &keys, in: tables)
         }
     }
 
-    /// Writes `plan`'s rows (the caller's savepoint makes it all or nothing), then moves
-    /// the head and keys on.
-    private static func persist(
+    /// Writes `plan`'s rows and the search index's (the caller's savepoint makes it all or
+    /// nothing), then moves the head and keys on.
+    private func persist(
         _ plan: VersionPlan, of user: UUID, head: inout JournalHead, keys: inout OrderKeys, in tables: JournalTables
     ) throws(JournalError) -> Commit {
         do throws(SQLiteError) {
             for id in plan.ended { try tables.end(id, of: user, at: plan.row.version) }
             for record in plan.records { try tables.begin(record, of: user, at: plan.row.version) }
             try tables.insert(plan.row, of: user)
+            if searchIndexed {
+                let change = SearchIndexChange(from: head.model, diff: plan.commit.diff)
+                try SearchTables(connection: tables.connection).apply(change, of: user)
+            }
         } catch {
             throw .storage(error)
         }

@@ -53,6 +53,15 @@ public protocol JournalStore: AnyObject, Sendable {
     /// scraped, at most a few seconds old, and never waiting long for the database.
     func usage() -> StoreUsage
 
+    // MARK: Search
+
+    /// The journal's newest version, and the ids of its dreams whose words hold every term
+    /// of `terms` as far as the store's search index can tell: at least every dream that
+    /// matches, at the same version (see ``SearchCandidates``). The index holds the current
+    /// version only and is written in the transaction of every version, so a search
+    /// answered after a write or an undo sees it.
+    func searchCandidates(of user: UUID, matching terms: SearchTerms) throws(JournalError) -> SearchCandidates
+
     // MARK: Kept answers
 
     /// What `key` of `user` answered, if it was used at or after `notBefore`.

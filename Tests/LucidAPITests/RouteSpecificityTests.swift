@@ -39,4 +39,18 @@ import Testing
         }
         #expect(allowed == ["DELETE", "GET", "HEAD"])
     }
+
+    /// The API's own routes: searching is never reading a dream called "search", and a
+    /// method only `/v1/dreams/{id}` has still goes there (a 404 for a dream id that is none).
+    @Test func theSearchRouteWinsOverADreamsID() {
+        let router = API.routes
+        guard case .found(let route, let parameters) = router.match(method: "GET", path: "/v1/dreams/search") else {
+            Issue.record("no route for GET /v1/dreams/search"); return
+        }
+        #expect(route.pattern == "/v1/dreams/search" && parameters.isEmpty)
+        guard case .found(let patch, _) = router.match(method: "PATCH", path: "/v1/dreams/search") else {
+            Issue.record("no route for PATCH /v1/dreams/search"); return
+        }
+        #expect(patch.pattern == "/v1/dreams/{id}")
+    }
 }

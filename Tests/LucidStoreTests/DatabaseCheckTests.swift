@@ -68,6 +68,12 @@ import Testing
         ("UPDATE dream_revisions SET order_key = 'a0' WHERE user_id = ?1 AND until_version = 9223372036854775807", "share the order key a0"),
         ("INSERT INTO dream_revisions (user_id, dream_id, from_version, order_key, description, creature, effects, creatures, dreamt_on, created_at, updated_at) SELECT user_id, dream_id, 12, order_key, description, creature, effects, creatures, dreamt_on, created_at, updated_at FROM dream_revisions WHERE user_id = ?1 AND from_version = 1",
          "lies outside them: the journal's versions run from 1 to 9"),
+        ("DELETE FROM dream_search_rows WHERE id = (SELECT min(id) FROM dream_search_rows WHERE user_id = ?1)",
+         "is not in the search index, so no search finds it"),
+        ("UPDATE dream_search_rows SET words = 'tampered' WHERE user_id = ?1", "has other words in the search index"),
+        ("INSERT INTO dream_search_rows (user_id, dream_id, words) VALUES (?1, '0000AAAA-0000-0000-0000-000000000000', 'ghost')",
+         "dream 0000aaaa-0000-0000-0000-000000000000 is in the search index but not in the journal"),
+        ("INSERT INTO search_backfill (user_id) VALUES (?1)", "its dreams are not in the search index yet"),
     ])
     func aFaultPlantedInAJournalIsNamedWithTheJournal(sql: String, expected: String) throws {
         let database = try TemporaryDatabase()
@@ -75,7 +81,9 @@ import Testing
         try Self.writeKnownJournal(in: database, user: user)
         #expect(try DatabaseCheck.run(database.path).faults == [])
 
-        try database.connection().statement(sql).run(.text(user.uuidString))
+        // The connection kept to the end: a statement that fails asks it for the message.
+        let connection = try database.connection()
+        try withExtendedLifetime(connection) { try connection.statement(sql).run(.text(user.uuidString)) }
         let report = try DatabaseCheck.run(database.path)
         #expect(!report.faults.isEmpty)
         #expect(report.faults.allSatisfy { $0.journal == user.uuidString.lowercased() }, "\(report.faults)")

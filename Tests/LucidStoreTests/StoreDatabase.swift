@@ -90,8 +90,11 @@ final class StoreDatabase: Sendable {
     /// The first column of the rows `sql` answers, as text.
     func column(_ sql: String) throws -> [String] {
         switch kind {
-        case .sqlite: try Connection(path: location).statement(sql).query { $0.text(0) }
-        case .postgres: try PGConnection(url: location).execute(sql).rows.map { $0[0] ?? "" }
+        case .sqlite:
+            // Kept alive to the end: a statement that fails asks its connection for the message.
+            let connection = try Connection(path: location)
+            return try withExtendedLifetime(connection) { try connection.statement(sql).query { $0.text(0) } }
+        case .postgres: return try PGConnection(url: location).execute(sql).rows.map { $0[0] ?? "" }
         }
     }
 

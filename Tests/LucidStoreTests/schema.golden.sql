@@ -48,6 +48,44 @@ WHEN OLD.until_version = 9223372036854775807 AND NEW.until_version != 9223372036
     SELECT NEW.id, number, number, min(NEW.from_version, 2147483647), min(NEW.until_version, 2147483647)
     FROM journals WHERE user_id = NEW.user_id;
 END;
+CREATE VIRTUAL TABLE dream_search USING fts5 (
+    words,
+    content = 'dream_search_content',
+    content_rowid = 'id',
+    tokenize = 'ascii',
+    detail = none,
+    columnsize = 0
+);
+CREATE TABLE 'dream_search_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+CREATE VIEW dream_search_content (id, words) AS
+SELECT id, CASE WHEN words = '' THEN '' ELSE
+    lower(substr(user_id, 1, 8)) || replace(words, ' ', ' ' || lower(substr(user_id, 1, 8))) END
+FROM dream_search_rows;
+CREATE TABLE 'dream_search_data'(id INTEGER PRIMARY KEY, block BLOB);
+CREATE TABLE 'dream_search_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+CREATE TABLE dream_search_rows (
+    id       INTEGER PRIMARY KEY,
+    user_id  TEXT    NOT NULL,
+    dream_id TEXT    NOT NULL,
+    words    TEXT    NOT NULL,
+    UNIQUE (user_id, dream_id)
+) STRICT;
+CREATE TRIGGER dream_search_rows_delete AFTER DELETE ON dream_search_rows BEGIN
+    INSERT INTO dream_search (dream_search, rowid, words)
+    VALUES ('delete', OLD.id, CASE WHEN OLD.words = '' THEN '' ELSE
+        lower(substr(OLD.user_id, 1, 8)) || replace(OLD.words, ' ', ' ' || lower(substr(OLD.user_id, 1, 8))) END);
+END;
+CREATE TRIGGER dream_search_rows_insert AFTER INSERT ON dream_search_rows BEGIN
+    INSERT INTO dream_search (rowid, words)
+    SELECT id, words FROM dream_search_content WHERE id = NEW.id;
+END;
+CREATE TRIGGER dream_search_rows_update AFTER UPDATE ON dream_search_rows BEGIN
+    INSERT INTO dream_search (dream_search, rowid, words)
+    VALUES ('delete', OLD.id, CASE WHEN OLD.words = '' THEN '' ELSE
+        lower(substr(OLD.user_id, 1, 8)) || replace(OLD.words, ' ', ' ' || lower(substr(OLD.user_id, 1, 8))) END);
+    INSERT INTO dream_search (rowid, words)
+    SELECT id, words FROM dream_search_content WHERE id = NEW.id;
+END;
 CREATE TABLE idempotency_keys (
     user_id     TEXT    NOT NULL,
     key         TEXT    NOT NULL CHECK (length(key) BETWEEN 1 AND 255),
@@ -71,6 +109,9 @@ CREATE TABLE journals (
 CREATE TABLE schema_migrations (
     name       TEXT    PRIMARY KEY,
     applied_at INTEGER NOT NULL DEFAULT (unixepoch())
+) STRICT;
+CREATE TABLE search_backfill (
+    user_id TEXT PRIMARY KEY
 ) STRICT;
 CREATE TABLE sessions (
     -- SHA-256 of the token, in hex. The token itself is shown once and never stored.

@@ -139,6 +139,14 @@ func run(_ serverURL: URL) async throws {
             .preconditionFailed.body.applicationProblemJson,
         .preconditionFailed, 412)
 
+    // Search: the words found marked in the snippet; a bad filter is 400 naming it.
+    let found = try await lucid.searchDreams(query: .init(q: "SING", limit: 10)).ok.body.json
+    try check(found.version == 5 && found.total == 1 && found.nextCursor == nil, "search: \(found)")
+    let snippet = found.items.first?.snippet ?? []
+    try check(snippet.map(\.text) == ["A shark that ", "sings"] && snippet.map(\.match) == [nil, true], "snippet: \(snippet)")
+    try expect(
+        try await lucid.searchDreams(query: .init(monthDay: "02-30")).badRequest.body.applicationProblemJson, .badRequest, 400)
+
     // The whole journal to take away: Lucid's JSON with every version, Day One's JSON, Markdown.
     guard case .LucidExport(let exported) = try await lucid.exportJournal(query: .init(history: ._true)).ok.body.json else {
         throw Failure(description: "export: not Lucid's JSON")

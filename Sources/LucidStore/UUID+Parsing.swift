@@ -1,0 +1,37 @@
+import Foundation
+
+extension UUID {
+    /// The UUID written as 36 characters, `8-4-4-4-12` hexadecimal digits in either case;
+    /// nil for anything else. Foundation's `init(uuidString:)` goes through `sscanf`, which
+    /// costs more than the rest of reading a search's thousands of ids.
+    package init?(parsing text: some StringProtocol) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        var count = 0
+        for character in text.utf8 {
+            count += 1
+            if count == 9 || count == 14 || count == 19 || count == 24 {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        guard count == 36, bytes.count == 16 else { return nil }
+        self.init(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

@@ -38,8 +38,10 @@ import Testing
             .message(LogMessage(.info, "deleted expired sessions", text: "deleted 5 expired sessions", fields: [.integer("deleted", 5)])),
         ])
         #expect(records.withLock { $0 }.map(\.text) == ["deleted 20 expired sessions", "deleted 5 expired sessions"])
-        let remaining = try Connection(path: path).statement("SELECT token_hash FROM sessions ORDER BY token_hash")
-            .query { $0.text(0) }
+        let connection = try Connection(path: path)
+        let remaining = try withExtendedLifetime(connection) {
+            try connection.statement("SELECT token_hash FROM sessions ORDER BY token_hash").query { $0.text(0) }
+        }
         #expect(remaining == ["forever", "t100", "t101", "t102", "t103", "t104"])
     }
 

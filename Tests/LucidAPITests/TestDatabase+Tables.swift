@@ -19,10 +19,12 @@ extension TestDatabase {
         switch self {
         case .sqlite(let path):
             let connection = try Connection(path: path, for: .reading)
-            return try connection.statement("""
-                SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-                  AND type IN ('table', 'virtual', 'shadow') ORDER BY name
-                """).query { Table(name: $0.text(0), isShadow: $0.text(1) == "shadow") }
+            return try withExtendedLifetime(connection) {
+                try connection.statement("""
+                    SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                      AND type IN ('table', 'virtual', 'shadow') ORDER BY name
+                    """).query { Table(name: $0.text(0), isShadow: $0.text(1) == "shadow") }
+            }
         case .postgres(let url):
             return try PGConnection(url: url).execute("""
                 SELECT table_name FROM information_schema.tables
@@ -51,8 +53,10 @@ extension TestDatabase {
             let tests = columns.flatMap { column in
                 needles.indices.map { "instr(lower(CAST(\"\(column)\" AS TEXT)), ?\($0 + 1)) > 0" }
             }
-            return try connection.statement("SELECT count(*) FROM \"\(table.name)\" WHERE \(tests.joined(separator: " OR "))")
-                .query(needles.map { SQLValue.text($0) }) { $0.int(0) }.first ?? -1
+            return try withExtendedLifetime(connection) {
+                try connection.statement("SELECT count(*) FROM \"\(table.name)\" WHERE \(tests.joined(separator: " OR "))")
+                    .query(needles.map { SQLValue.text($0) }) { $0.int(0) }.first ?? -1
+            }
         case .postgres(let url):
             let connection = try PGConnection(url: url)
             let bytea = try connection.execute("""

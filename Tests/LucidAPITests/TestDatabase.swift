@@ -38,11 +38,18 @@ enum TestDatabase: Sendable {
         }
     }
 
+    /// What `body` answers over a new connection to the SQLite file at `path`, kept open
+    /// until it returns: a statement holds its connection unowned.
+    static func withConnection<T>(_ path: String, _ body: (Connection) throws -> T) throws -> T {
+        let connection = try Connection(path: path)
+        return try withExtendedLifetime(connection) { try body(connection) }
+    }
+
     /// How many rows `table` holds.
     func count(_ table: String) throws -> Int {
         switch self {
         case .sqlite(let path):
-            try Connection(path: path).statement("SELECT count(*) FROM \(table)").query { $0.int(0) }.first ?? -1
+            try Self.withConnection(path) { try $0.statement("SELECT count(*) FROM \(table)").query { $0.int(0) }.first ?? -1 }
         case .postgres(let url):
             Int(try PGConnection(url: url).execute("SELECT count(*) FROM \(table)").rows.first?[0] ?? "") ?? -1
         }

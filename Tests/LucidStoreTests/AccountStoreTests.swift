@@ -155,9 +155,12 @@ import Testing
     @Test func expiredSessionsAreFoundThroughTheIndex() throws {
         let database = try StoreDatabase(.sqlite)
         _ = try Self.store(database, expiries: [])
-        let plan = try Connection(path: database.location).statement(
-            "EXPLAIN QUERY PLAN SELECT token_hash FROM sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?"
-        ).query(.integer(0), .integer(1)) { $0.text(3) }
+        let connection = try Connection(path: database.location)
+        let plan = try withExtendedLifetime(connection) {
+            try connection.statement(
+                "EXPLAIN QUERY PLAN SELECT token_hash FROM sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?"
+            ).query(.integer(0), .integer(1)) { $0.text(3) }
+        }
         #expect(plan == ["SEARCH sessions USING INDEX sessions_by_expiry (expires_at<?)"])
     }
 }

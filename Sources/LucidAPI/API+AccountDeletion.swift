@@ -34,6 +34,7 @@ extension API {
             // The rows are gone: now the cache (the feed heard of it from the store).
             sessions.revoke(revoked)
             throttle.withLock { $0.forget(username: user.username) }
+            searchWords.forget(user.id)
             return Reply.noContent()
         case .noSuchSession:
             throw Self.revokedToken

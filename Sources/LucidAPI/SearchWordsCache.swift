@@ -35,4 +35,10 @@ final class SearchWordsCache: Sendable {
         }
         return words.search(query, in: snapshot.model, among: candidates)
     }
+
+    /// Forgets `user`'s words: for an account that is deleted, whose dreams' words must not
+    /// stay in memory either.
+    func forget(_ user: UUID) {
+        _ = journals.withLock { $0.removeValue(for: user) }
+    }
 }

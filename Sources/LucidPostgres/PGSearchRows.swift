@@ -48,11 +48,12 @@ struct PGSearchRows {
 
     // MARK: Indexing journals written before the index
 
-    /// Indexes the live dreams of every journal the migration left waiting in
-    /// `search_backfill`, one journal per transaction. Each holds the journal's row lock,
-    /// as every writer of it does, so no version is written meanwhile; and it indexes the
-    /// journal only if its row is still waiting once the lock is held, so two processes
-    /// starting at once index each journal once.
+    /// Indexes the live dreams of every journal waiting in `search_backfill` (the migration
+    /// lists every journal; an operator may list one to index it again), one journal per
+    /// transaction, which replaces its rows. Each holds the journal's row lock, as every
+    /// writer of it does, so no version is written meanwhile; and it indexes the journal
+    /// only if its row is still waiting once the lock is held, so two processes starting at
+    /// once index each journal once.
     func backfill() throws(PGError) {
         let users = try connection.execute("SELECT user_id FROM search_backfill ORDER BY user_id").rows
             .compactMap { $0[0].flatMap(UUID.init(uuidString:)) }
@@ -63,6 +64,7 @@ struct PGSearchRows {
                 guard try !connection.execute(
                     "DELETE FROM search_backfill WHERE user_id = $1 RETURNING user_id", [user.uuidString]
                 ).rows.isEmpty else { return }
+                try deleteAll(of: user)
                 let change = SearchIndexChange(indexing: try rows.liveDreams(of: user).map(\.dream))
                 try connection.execute("""
                     INSERT INTO dream_search (user_id, dream_id, words)

@@ -60,14 +60,16 @@ struct SearchTables {
 
     // MARK: Indexing journals written before the index
 
-    /// Indexes the live dreams of every journal the migration left waiting in
-    /// `search_backfill`, one journal per transaction, which also takes it off the list.
-    /// Runs on the writer's connection before the store serves, so nothing writes meanwhile.
+    /// Indexes the live dreams of every journal waiting in `search_backfill` (the migration
+    /// lists every journal; an operator may list one to index it again), one journal per
+    /// transaction, which replaces its rows and takes it off the list. Runs on the writer's
+    /// connection before the store serves, so nothing writes meanwhile.
     func backfill() throws(SQLiteError) {
         let users = try connection.statement("SELECT user_id FROM search_backfill ORDER BY user_id").query { $0.text(0) }
         for text in users {
             try connection.transaction { () throws(SQLiteError) in
                 if let user = UUID(uuidString: text) {
+                    try deleteAll(of: user)
                     let dreams = try JournalTables(connection: connection).liveDreams(of: user).map(\.dream)
                     try apply(SearchIndexChange(indexing: dreams), of: user)
                 }

@@ -157,6 +157,28 @@ import Testing
         }
     }
 
+    /// An index gone wrong (rows lost, a row of a dream that is gone) is made again for a
+    /// journal listed in `search_backfill` when a store next opens the database.
+    @Test(arguments: StoreKind.allCases)
+    mutating func aJournalListedForBackfillIsIndexedAgain(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let sea = dream("a violet sea"), tide = dream("the tide")
+        _ = try database.open().apply([.addDream(sea), .addDream(tide)], to: user, at: clock.now())
+        let table = kind == .sqlite ? "dream_search_rows" : "dream_search"
+        let words = kind == .sqlite ? "'ghost'" : "'ghost'::tsvector"
+        try database.execute("""
+            DELETE FROM \(table) WHERE user_id = '\(user.uuidString)' AND dream_id = '\(sea.id.uuidString)';
+            INSERT INTO \(table) (user_id, dream_id, words) VALUES ('\(user.uuidString)', '0000AAAA-0000-0000-0000-000000000000', \(words));
+            INSERT INTO search_backfill (user_id) VALUES ('\(user.uuidString)');
+            """)
+        #expect(try Self.rows(database, user) == 2)
+        let store = try database.open()
+        #expect(try database.count("search_backfill") == 0)
+        #expect(try Self.rows(database, user) == 2)
+        #expect(try Self.found(store, user, "violet") == [sea.id])
+        #expect(try Self.found(store, user, "tide") == [tide.id])
+    }
+
     @Test(arguments: StoreKind.allCases)
     mutating func deletingAUsersRowsLeavesOtherUsersAlone(kind: StoreKind) throws {
         let database = try StoreDatabase(kind)

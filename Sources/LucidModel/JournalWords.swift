@@ -7,14 +7,25 @@ import Foundation
 /// or tags changed are read again). `search` answers exactly what `Model.search(_:among:)`
 /// answers, to the last bit of every score.
 public struct JournalWords: Sendable {
-    /// What is kept of one dream: its text, to tell whether it changed, and its words.
-    struct Entry: Sendable {
-        var description: String
-        var tags: [String]
+    /// What is kept of one dream: its text, to tell whether it changed, and its words. A
+    /// class, immutable once made, so that looking one up for each of thousands of dreams
+    /// retains one reference rather than each of its arrays.
+    final class Entry: Sendable {
+        let id: UUID
+        let description: String
+        let tags: [String]
         /// The numbers of the description's words, in order, repeats included.
-        var descriptionWords: [UInt32]
+        let descriptionWords: [UInt32]
         /// The numbers of the words of all its tags, in order.
-        var tagWords: [UInt32]
+        let tagWords: [UInt32]
+
+        init(id: UUID, description: String, tags: [String], descriptionWords: [UInt32], tagWords: [UInt32]) {
+            self.id = id
+            self.description = description
+            self.tags = tags
+            self.descriptionWords = descriptionWords
+            self.tagWords = tagWords
+        }
     }
 
     /// Each word met, by number, as UTF-8. Words are never forgotten (a journal's vocabulary
@@ -22,6 +33,9 @@ public struct JournalWords: Sendable {
     private var words: [[UInt8]] = []
     private var numbers: [[UInt8]: UInt32] = [:]
     private var dreams: [UUID: Entry] = [:]
+    /// The entries in the model's order: a search walks these, and looks at a dream itself
+    /// only once its words match.
+    private var ordered: [Entry] = []
     /// The version of the model these are the words of, as the caller says.
     public private(set) var version: Int?
 
@@ -31,16 +45,20 @@ public struct JournalWords: Sendable {
     /// Brings the words up to `model`, at `version`: reads the dreams that are new or whose
     /// description or tags changed, and forgets the dreams that are gone.
     public mutating func update(to model: Model, version: Int) {
-        var kept = 0
+        ordered.removeAll(keepingCapacity: true)
         for dream in model.dreams {
             if let entry = dreams[dream.id], entry.description == dream.description, entry.tags == dream.tags {
-                kept += 1
+                ordered.append(entry)
                 continue
             }
-            var entry = Entry(description: dream.description, tags: dream.tags, descriptionWords: [], tagWords: [])
-            SearchText.forEachWord(in: dream.description) { word, _ in entry.descriptionWords.append(number(of: word)) }
-            for tag in dream.tags { SearchText.forEachWord(in: tag) { word, _ in entry.tagWords.append(number(of: word)) } }
+            var descriptionWords: [UInt32] = [], tagWords: [UInt32] = []
+            SearchText.forEachWord(in: dream.description) { word, _ in descriptionWords.append(number(of: word)) }
+            for tag in dream.tags { SearchText.forEachWord(in: tag) { word, _ in tagWords.append(number(of: word)) } }
+            let entry = Entry(
+                id: dream.id, description: dream.description, tags: dream.tags, descriptionWords: descriptionWords,
+                tagWords: tagWords)
             dreams[dream.id] = entry
+            ordered.append(entry)
         }
         if dreams.count != model.dreams.count {
             let live = Set(model.dreams.lazy.map(\.id))
@@ -65,9 +83,10 @@ public struct JournalWords: Sendable {
     }
 
     /// What `model.search(query, among: candidates)` answers, `model` being the model these
-    /// words were last brought up to (see `update(to:version:)`).
+    /// words were last brought up to (see `update(to:version:)`), which they must be: the
+    /// words are of that model's dreams, in its order.
     public func search(_ query: DreamQuery, in model: Model, among candidates: Set<UUID>? = nil) -> [SearchHit] {
-        guard let terms = query.words else { return model.search(query, among: candidates) }
+        guard let terms = query.words, ordered.count == model.dreams.count else { return model.search(query, among: candidates) }
         // For each term, how much each word counts: 1 for the word itself, ½ for a longer
         // word the prefix begins, as `SearchScorer.weight` counts them.
         let all = terms.whole + [terms.prefix!]
@@ -80,11 +99,13 @@ public struct JournalWords: Sendable {
             word.starts(with: prefix) ? (word.count == prefix.count ? 1 : 0.5) : 0
         }
         let exactNumbers = exact.map { $0! }
-        var hits: [SearchHit] = []
+        var found: [(score: Double, index: Int)] = []
         var description = [Double](repeating: 0, count: all.count), tags = description
-        for (index, dream) in model.dreams.enumerated() {
-            if let candidates, !candidates.contains(dream.id) { continue }
-            guard query.admits(dream), let entry = dreams[dream.id] else { continue }
+        // The words first, which need no dream; the filters, which do, only for a match.
+        let filtered = query.creature != nil || !query.effects.isEmpty || !query.tagKeys.isEmpty || query.lucid != nil
+            || query.from != nil || query.to != nil || query.monthDay != nil
+        for (index, entry) in ordered.enumerated() {
+            if let candidates, !candidates.contains(entry.id) { continue }
             for term in all.indices { description[term] = 0; tags[term] = 0 }
             count(entry.descriptionWords, exactNumbers, prefixWeights, into: &description)
             count(entry.tagWords, exactNumbers, prefixWeights, into: &tags)
@@ -95,20 +116,27 @@ public struct JournalWords: Sendable {
                 guard found > 0 || tags[term] > 0 else { matches = false; break }
                 score += found / (found + 1 + words / 40) + (tags[term] > 0 ? 1 : 0)
             }
-            if matches { hits.append(SearchHit(dream: dream, index: index, score: score)) }
+            if matches, !filtered || query.admits(model.dreams[index]) { found.append((score, index)) }
         }
-        hits.sort { ($0.score, -$0.index) > ($1.score, -$1.index) }
-        return hits
+        return Model.ranked(found, in: model)
     }
 
     /// Adds each word's weight for each term to `hits`, word by word in order, as
     /// `SearchScorer.count` adds them, so the sums are the same to the bit.
     private func count(_ words: [UInt32], _ exact: [UInt32], _ prefixWeights: [Double], into hits: inout [Double]) {
         let last = exact.count
-        for word in words {
-            for term in exact.indices where exact[term] == word { hits[term] += 1 }
-            let weight = prefixWeights[Int(word)]
-            if weight > 0 { hits[last] += weight }
+        words.withUnsafeBufferPointer { words in
+            exact.withUnsafeBufferPointer { exact in
+                prefixWeights.withUnsafeBufferPointer { prefixWeights in
+                    hits.withUnsafeMutableBufferPointer { hits in
+                        for word in words {
+                            for term in 0..<exact.count where exact[term] == word { hits[term] += 1 }
+                            let weight = prefixWeights[Int(word)]
+                            if weight > 0 { hits[last] += weight }
+                        }
+                    }
+                }
+            }
         }
     }
 }

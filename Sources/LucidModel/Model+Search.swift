@@ -37,15 +37,23 @@ extension Model {
             }
         }
         let scorer = SearchScorer(terms)
-        var hits: [SearchHit] = []
+        var found: [(score: Double, index: Int)] = []
         var description = [Double](repeating: 0, count: scorer.count), tags = description
         for (index, dream) in dreams.enumerated() {
             if let candidates, !candidates.contains(dream.id) { continue }
             guard query.admits(dream), let score = scorer.score(dream, description: &description, tags: &tags) else { continue }
-            hits.append(SearchHit(dream: dream, index: index, score: score))
+            found.append((score, index))
         }
-        hits.sort { ($0.score, -$0.index) > ($1.score, -$1.index) }
-        return hits
+        return Self.ranked(found, in: self)
+    }
+
+    /// The hits of the dreams at `found`'s indices of `model`, best score first, ties in
+    /// the journal's order. Sorted as pairs of numbers, not as hits, so that sorting
+    /// thousands of them moves no dream.
+    static func ranked(_ found: [(score: Double, index: Int)], in model: Model) -> [SearchHit] {
+        found.sorted { ($0.score, -$0.index) > ($1.score, -$1.index) }.map { hit in
+            SearchHit(dream: model.dreams[hit.index], index: hit.index, score: hit.score)
+        }
     }
 }
 

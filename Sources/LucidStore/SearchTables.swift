@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import CSQLite
 
 /// The search index's SQL (see `0011_search.sql`), over one connection. Every query is
 /// scoped by the user.
@@ -31,12 +32,17 @@ struct SearchTables {
             let version = try tables.headVersion(of: user)
             // CROSS JOIN keeps the full-text match as the outer loop: each row it finds is
             // looked up by its rowid (twice as fast as `id IN (…)`, which SQLite answers by
-            // reading every row of the user and probing the list).
-            let ids = try connection.statement("""
-                SELECT r.dream_id FROM dream_search CROSS JOIN dream_search_rows AS r ON r.id = dream_search.rowid
+            // reading every row of the user and probing the list). The ids come as one text
+            // of 32 hexadecimal digits each: a broad query finds thousands.
+            let hex = try connection.statement("""
+                SELECT group_concat(replace(r.dream_id, '-', ''), '') FROM dream_search
+                CROSS JOIN dream_search_rows AS r ON r.id = dream_search.rowid
                 WHERE dream_search MATCH ? AND r.user_id = ?
-                """).query(.text(Self.match(terms, key: SearchKey.of(user))), .text(user.uuidString)) { UUID(parsing: $0.text(0)) }
-            return (version, Set(ids.compactMap { $0 }))
+                """).query(.text(Self.match(terms, key: SearchKey.of(user))), .text(user.uuidString)) { $0.optionalText(0) }
+            guard let ids = UUID.all(fromHex: (hex.first ?? nil) ?? "") else {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "dream_search_rows holds an id Lucid never writes")
+            }
+            return (version, Set(ids))
         }
     }
 

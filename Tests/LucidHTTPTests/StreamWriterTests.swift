@@ -58,6 +58,14 @@ struct StreamWriterTests {
             // One stream ends: its address may connect again.
             held.removeFirst()
             #expect(ended.wait())
+            // Its end is heard before the writer has closed its socket and given back its
+            // place among the address's connections: wait for that, as above.
+            settled = 0
+            while server.openConnections != 2 && settled < 200 {
+                usleep(10_000)
+                settled += 1
+            }
+            #expect(server.openConnections == 2)
             let again = try TestConnection(port: port, from: "127.0.0.30").request(method: "GET", path: "/plain")
             #expect(again.status == 200)
         }

@@ -55,10 +55,14 @@ let package = Package(
         // text. Imports nothing of ours but the model, and no C.
         .target(name: "LucidLayout", dependencies: ["LucidModel"]),
 
-        // SQLite persistence of versioned journals.
+        // What a store promises, without C: the protocols, their values and errors, and the
+        // engine both stores share (heads, version plans, order keys, stored forms).
+        .target(name: "LucidStore", dependencies: ["LucidModel"]),
+
+        // SQLite persistence of versioned journals, with backup and check.
         .target(
-            name: "LucidStore",
-            dependencies: ["LucidModel", "CSQLite"],
+            name: "LucidSQLite",
+            dependencies: ["LucidModel", "LucidStore", "CSQLite"],
             plugins: ["EmbedResources"]
         ),
 
@@ -103,11 +107,11 @@ let package = Package(
 
         // The executable: command line, configuration, wiring, signals.
         .executableTarget(
-            name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel", "LucidMetrics"]),
+            name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidMetrics"]),
 
         .executableTarget(
             name: "lucid-bench-store",
-            dependencies: ["LucidModel", "LucidStore"],
+            dependencies: ["LucidModel", "LucidStore", "LucidSQLite"],
             path: "Sources/BenchStore"
         ),
 
@@ -124,7 +128,7 @@ let package = Package(
         .target(name: "LucidPostgresTesting", dependencies: ["LucidPostgres"], path: "Tests/LucidPostgresTesting"),
         .testTarget(
             name: "LucidStoreTests",
-            dependencies: ["LucidModel", "LucidStore", "LucidPostgres", "LucidPostgresTesting", "LucidTestSupport"],
+            dependencies: ["LucidModel", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidPostgresTesting", "LucidTestSupport"],
             exclude: ["schema.golden.sql"]
         ),
         // A blocking HTTP/1.1 client over a socket, for the tests that talk to a real server.
@@ -134,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "LucidAPITests",
             dependencies: [
-                "LucidAPI", "LucidHTTP", "LucidStore", "LucidPostgres", "LucidModel", "LucidCrypto", "LucidHTTPTesting",
+                "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidCrypto", "LucidHTTPTesting",
                 "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics",
             ],
             // Files to import, read through #filePath.

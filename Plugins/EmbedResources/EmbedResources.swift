@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// Compiles files of the repository into the targets that need them, so the binary
 /// carries its schema and its API description and never reads the source tree at run
-/// time: `migrations/*.sql` into LucidStore, `migrations/postgresql/*.sql` into LucidPostgres,
+/// time: `migrations/*.sql` into LucidSQLite, `migrations/postgresql/*.sql` into LucidPostgres,
 /// `openapi.yaml` into LucidAPI.
 @main
 struct EmbedResources: BuildToolPlugin {
@@ -19,7 +19,7 @@ struct EmbedResources: BuildToolPlugin {
         // A folder is an input too, so adding a migration to it rebuilds the target.
         let (kind, files, folders): (String, [URL], [URL])
         switch target.name {
-        case "LucidStore":
+        case "LucidSQLite":
             let folder = root.appending(path: "migrations")
             (kind, files, folders) = ("migrations", try migrations(in: folder), [folder])
         case "LucidPostgres":

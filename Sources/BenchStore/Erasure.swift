@@ -1,6 +1,7 @@
 import Foundation
 import LucidModel
-@_spi(Benchmark) import LucidStore
+@_spi(Benchmark) import LucidSQLite
+import LucidStore
 
 // What `secure_delete` costs, and what deleting an account costs. Two databases, one with
 // `secure_delete` on (as a server runs) and one with it off, each with a journal of 10,000

@@ -1,6 +1,7 @@
 import Foundation
 import LucidModel
-@_spi(Benchmark) import LucidStore
+@_spi(Benchmark) import LucidSQLite
+import LucidStore
 
 // Search at 10,000 dreams: what `GET /v1/dreams/search` does through the store (the index's
 // candidates at the head's version, the model's matching and ranking, the snippets of the

@@ -1,6 +1,7 @@
 import Foundation
 import LucidModel
-@_spi(Benchmark) import LucidStore
+@_spi(Benchmark) import LucidSQLite
+import LucidStore
 
 // The journal store's structure-sharing benchmark: what one one-dream edit costs in a
 // journal of 10 dreams and in one of 10,000, in bytes added to the database and in time.

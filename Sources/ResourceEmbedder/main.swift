@@ -30,11 +30,11 @@ func literal(_ text: String) -> String {
 var source = "// Generated at build time by ResourceEmbedder. Do not edit.\n\n"
 switch kind {
 case "migrations", "postgres-migrations":
+    source += "import LucidStore\n\nextension Migration {\n"
     if kind == "migrations" {
-        source += "extension Migration {\n    /// The migrations of the top-level `migrations/` folder, in order.\n"
+        source += "    /// The migrations of the top-level `migrations/` folder, in order.\n"
         source += "    static let embedded: [Migration] = [\n"
     } else {
-        source += "import LucidStore\n\nextension Migration {\n"
         source += "    /// The migrations of `migrations/postgresql/`, in order.\n"
         source += "    static let postgres: [Migration] = [\n"
     }

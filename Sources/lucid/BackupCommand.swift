@@ -1,4 +1,5 @@
 import Foundation
+import LucidSQLite
 import LucidStore
 
 /// `lucid backup [--database PATH] DEST`: a consistent copy of a SQLite database, made

@@ -1,4 +1,5 @@
 import Foundation
+import LucidSQLite
 import LucidStore
 
 /// `lucid check [--database PATH]`: checks a SQLite database (a backup, or one a server is

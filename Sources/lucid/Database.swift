@@ -1,5 +1,6 @@
 import Foundation
 import LucidPostgres
+import LucidSQLite
 import LucidStore
 
 /// Where the journals live, as `--database` names it: a SQLite file, or a PostgreSQL

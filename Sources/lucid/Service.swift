@@ -76,8 +76,8 @@ enum Service {
         switch error {
         case .folder(let folder, let reason):
             "cannot create the folder \(folder) for the database \(database): \(reason)"
-        case .sqlite(let error):
-            "cannot open the database at \(database): \(error)"
+        case .database(let reason):
+            "cannot open the database at \(database): \(reason)"
         case .newerSchema(let migration):
             "cannot open the database at \(database): a newer lucid migrated it (it records \(migration))"
         case .inUse(let path):

@@ -5,6 +5,7 @@ import Foundation
 import LucidHTTPTesting
 import Synchronization
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// `lucid backup` and `lucid check`, the real binary beside a real `lucid serve`: a copy

@@ -4,6 +4,7 @@ import LucidHTTPTesting
 import LucidPostgres
 import Testing
 @testable import LucidAPI
+@testable import LucidSQLite
 @testable import LucidStore
 
 extension LucidClient {

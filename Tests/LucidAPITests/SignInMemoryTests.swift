@@ -2,6 +2,7 @@ import Foundation
 import LucidCrypto
 import LucidHTTPTesting
 import LucidModel
+import LucidSQLite
 import LucidStore
 import Testing
 

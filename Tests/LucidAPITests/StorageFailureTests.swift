@@ -2,6 +2,7 @@ import Foundation
 import LucidHTTPTesting
 import LucidPostgres
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// A database failure answers 5xx without detail, and the request's log line carries the

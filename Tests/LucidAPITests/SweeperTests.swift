@@ -3,6 +3,7 @@ import LucidModel
 import Synchronization
 import Testing
 @testable import LucidAPI
+@testable import LucidSQLite
 @testable import LucidStore
 
 @Suite struct SweeperTests {

@@ -1,5 +1,6 @@
 import Foundation
 import LucidPostgres
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// Looking at every table of the schema, whatever tables it has: for tests that must notice

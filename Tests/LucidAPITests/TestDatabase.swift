@@ -1,6 +1,7 @@
 import Foundation
 import LucidPostgres
 import LucidPostgresTesting
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// The database the integration tests run on: SQLite, or PostgreSQL when the environment

@@ -4,6 +4,7 @@ import LucidModel
 import LucidTestSupport
 import Synchronization
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// Deleting an account in the journal store: everything of the user in one transaction,

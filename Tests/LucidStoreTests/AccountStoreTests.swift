@@ -1,6 +1,7 @@
 import Foundation
 import LucidModel
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 @Suite struct AccountStoreTests {

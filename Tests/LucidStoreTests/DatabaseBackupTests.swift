@@ -3,6 +3,7 @@ import LucidModel
 import LucidTestSupport
 import Synchronization
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// `lucid backup`'s copy: consistent while a store writes, one self-contained file that

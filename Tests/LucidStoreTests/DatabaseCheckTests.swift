@@ -2,6 +2,7 @@ import Foundation
 import LucidModel
 import LucidTestSupport
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// `lucid check`'s checks: silent on every journal the store writes, whatever the mix of

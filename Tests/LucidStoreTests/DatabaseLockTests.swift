@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// One server per database: a process claims the database by locking `<database>-lock`.

@@ -4,6 +4,7 @@ import LucidModel
 import LucidPostgres
 import LucidPostgresTesting
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 @Suite struct FailureTests {

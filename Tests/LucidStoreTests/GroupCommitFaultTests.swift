@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import LucidModel
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// Group commit under real storage failures: the database is kept at the edge of a page

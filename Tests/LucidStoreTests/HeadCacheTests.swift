@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import LucidModel
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 @Suite struct HeadCacheTests {

@@ -3,6 +3,7 @@ import LucidModel
 import LucidPostgres
 import Testing
 @testable import LucidPostgres
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// `lucid` and `tags` in every store: kept through every version, undo and reopening, and

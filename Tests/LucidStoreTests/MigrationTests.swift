@@ -2,6 +2,7 @@ import Foundation
 import LucidModel
 import LucidTestSupport
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 @Suite struct MigrationTests {

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import LucidModel
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// Reads of one journal, however heavy or many, do not hold up another journal's reads:

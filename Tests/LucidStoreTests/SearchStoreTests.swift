@@ -4,6 +4,7 @@ import LucidPostgres
 import LucidTestSupport
 import Testing
 @testable import LucidPostgres
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// The search index of every store: it follows every write, undo and redo at once, holds a

@@ -2,6 +2,7 @@ import Foundation
 import LucidModel
 import Testing
 @testable import LucidPostgres
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// The sessions a user sees and manages (issue 13): listed with an id, a name and their

@@ -2,6 +2,7 @@ import Foundation
 import LucidModel
 import LucidPostgres
 import LucidPostgresTesting
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// The stores the contract tests run against: every `@Test(arguments: StoreKind.allCases)`

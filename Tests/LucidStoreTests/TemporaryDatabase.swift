@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// A database file in a fresh temporary folder, removed when the test is done with it.

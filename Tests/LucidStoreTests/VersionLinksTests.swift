@@ -1,4 +1,5 @@
 import Testing
+@testable import LucidSQLite
 @testable import LucidStore
 
 /// The undo and redo stacks as `lucid check` reads them from the rows of `versions`.

@@ -1,0 +1,25 @@
+import Foundation
+import LucidModel
+import LucidStore
+
+extension SQLiteJournalStore {
+    /// The journal's head and the dreams of it whose indexed words hold every term of
+    /// `terms`. The index is read with the journal's version in one read transaction, and
+    /// its answer is used only with a head of that same version: a commit in between (or a
+    /// head not yet published after its commit) makes it read again, and after a few tries
+    /// the head comes with no ids, for every dream to be checked.
+    public func searchCandidates(of user: UUID, matching terms: SearchTerms) throws(JournalError) -> SearchCandidates {
+        guard searchIndexed, !terms.isEmpty else { return SearchCandidates(snapshot: try head(of: user), ids: nil) }
+        for _ in 0..<Self.searchTries {
+            let (version, ids) = try read(user) { (tables) throws(SQLiteError) in
+                try SearchTables(connection: tables.connection).matches(of: user, terms)
+            }
+            let head = try committedHead(of: user)
+            if head.version == version { return SearchCandidates(snapshot: head.snapshot, ids: ids) }
+        }
+        return SearchCandidates(snapshot: try head(of: user), ids: nil)
+    }
+
+    /// How many times a search reads the index before it checks every dream instead.
+    static let searchTries = 3
+}

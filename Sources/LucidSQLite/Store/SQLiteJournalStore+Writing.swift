@@ -1,0 +1,204 @@
+import Foundation
+import LucidModel
+import LucidStore
+import Synchronization
+
+extension SQLiteJournalStore {
+    /// A journal's head and keys read through a reader connection, without the writer lock
+    /// (`nil` if its user has no account, in a store of registered users), and the commit
+    /// count of its bucket just before the read began.
+    struct Preload {
+        var loaded: (head: JournalHead, keys: OrderKeys)?
+        var commits: UInt32
+    }
+
+    /// The committed head of `user`'s journal: from memory, or loaded.
+    func committedHead(of user: UUID) throws(JournalError) -> JournalHead {
+        if let head = heads.withLock({ $0.head(of: user) }) { return head }
+        let preload = preload(user)
+        return try writer.withLock { (writer) throws(JournalError) -> JournalHead in
+            if let head = heads.withLock({ $0.head(of: user) }) { return head }
+            // Not cached, so not written in the open group (its journals stay cached).
+            return try load(user, into: &writer, preload)
+        }
+    }
+
+    /// Reads `user`'s head through a reader connection, so that loading a big journal does
+    /// not hold up every writer; `nil` if that failed (the writer then reads it itself).
+    func preload(_ user: UUID) -> Preload? {
+        let commits = commitCounts.count(of: user)
+        let loaded = try? read(user) { (tables) throws(SQLiteError) in try loadOwned(user, from: tables) }
+        return loaded.map { Preload(loaded: $0, commits: commits) }
+    }
+
+    /// The journal's head and keys, as ``load(_:from:)`` reads them; `nil` if the store keeps
+    /// journals of registered users only and `user` has no account (any more).
+    func loadOwned(_ user: UUID, from tables: JournalTables) throws(SQLiteError) -> (head: JournalHead, keys: OrderKeys)? {
+        try tables.reading { () throws(SQLiteError) -> (head: JournalHead, keys: OrderKeys)? in
+            if owners == .registeredUsers, try !tables.hasUser(user) { return nil }
+            let (head, keys) = try Self.load(user, from: tables)
+            return (head, keys)
+        }
+    }
+
+    /// The head a write must start from: its own group's uncommitted one if there is one.
+    private func loaded(_ user: UUID, into writer: inout Writer, _ preload: Preload?) throws(JournalError) -> JournalHead {
+        if let head = writer.tentative[user] { return head }
+        if writer.keys[user] != nil, let head = heads.withLock({ $0.head(of: user) }) { return head }
+        return try load(user, into: &writer, preload)
+    }
+
+    /// Caches the journal's head and keys: `preload` if no commit touched the journal since
+    /// its read began, or else read from disk now. Rows of a journal with no tentative head
+    /// are not touched by the open transaction, so reading them through the writer's
+    /// connection sees what is committed. A deleted account's journal is never cached again:
+    /// its deletion counts as a commit, and its user's row is looked up here.
+    private func load(_ user: UUID, into writer: inout Writer, _ preload: Preload?) throws(JournalError) -> JournalHead {
+        let loaded: (head: JournalHead, keys: OrderKeys)?
+        if let preload, commitCounts.count(of: user) == preload.commits {
+            loaded = preload.loaded
+        } else {
+            do throws(SQLiteError) {
+                loaded = try loadOwned(user, from: JournalTables(connection: writer.connection))
+            } catch {
+                writer.recover(after: error)
+                throw .storage(error)
+            }
+        }
+        guard let loaded else { throw .noSuchUser }
+        let (head, keys) = (loaded.head, loaded.keys)
+        writer.keys[user] = keys
+        // The journals the open group writes keep their heads and keys until it ends.
+        let written = writer.tentative
+        let evicted = heads.withLock { cache in
+            cache.insert(head, of: user)
+            return cache.evict { written[$0] != nil }
+        }
+        for journal in evicted { writer.keys[journal] = nil }
+        return head
+    }
+
+    /// Runs `body` on the journal's head and order keys inside the open write transaction,
+    /// in a savepoint so that a failed write leaves no trace, then waits until the group
+    /// that holds the write has ended: the result is returned only once it is on disk, and
+    /// if the group failed, every writer in it is told so. `body` changes the keys only
+    /// after its last statement, so a write that throws leaves them as they were.
+    ///
+    /// A `receipt` keeps the answer in the same savepoint, so the version and the answer
+    /// are on disk together or not at all. A version the write adds becomes an event of
+    /// `kind` for the store's observers once its group has committed.
+    func write(
+        _ user: UUID, as kind: JournalEvent.Kind, at time: Timestamp, keeping receipt: Receipt?,
+        _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> Commit
+    ) throws(JournalError) -> Commit {
+        // A journal not in memory is read before the writer lock is taken.
+        let preload = heads.withLock { $0.head(of: user) } == nil ? preload(user) : nil
+        let (outcome, group) = writer.withLock { (writer) -> (Result<(Commit, KeptAnswer?), JournalError>, CommitGroup?) in
+            let group: CommitGroup
+            do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
+            do throws(JournalError) {
+                var head = try loaded(user, into: &writer, preload)
+                let commit = try body(&head, &writer.keys[user]!, JournalTables(connection: writer.connection))
+                let kept: KeptAnswer?
+                do throws(SQLiteError) {
+                    kept = try receipt?.keep(commit, of: user, in: KeyTables(connection: writer.connection))
+                    try writer.keepWrite()
+                } catch {
+                    // The keys already say what the rows do not: they are read again.
+                    writer.keys[user] = nil
+                    throw .storage(error)
+                }
+                writer.tentative[user] = head
+                if commit.created {
+                    writer.events.append(
+                        JournalEvent(user: user, version: commit.version, kind: kind, diff: commit.diff, at: time))
+                }
+                return (.success((commit, kept)), group)
+            } catch {
+                writer.undoWrite(after: error)
+                return (.failure(error), group)
+            }
+        }
+        if let group { try wait(for: group) }
+        let (commit, kept) = try outcome.get()
+        receipt?.settle(kept)
+        return commit
+    }
+
+    /// Runs `body` on the writer's connection inside the open write transaction, in a
+    /// savepoint, and returns once the group that holds it is on disk: for rows beside the
+    /// journals (kept answers) that ride on the same group commit as the versions. Rows that
+    /// belong to `owner` are written only while the owner has an account, in a store of
+    /// registered users; else `.noSuchUser`, with nothing written.
+    func writeRows<T: Sendable>(of owner: UUID? = nil, _ body: (Connection) throws(SQLiteError) -> T) throws(JournalError) -> T {
+        let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, CommitGroup?) in
+            let group: CommitGroup
+            do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
+            do throws(JournalError) {
+                if let owner, owners == .registeredUsers {
+                    let owned: Bool
+                    do throws(SQLiteError) { owned = try JournalTables(connection: writer.connection).hasUser(owner) } catch {
+                        throw .storage(error)
+                    }
+                    guard owned else { throw .noSuchUser }
+                }
+                let value: T
+                do throws(SQLiteError) {
+                    value = try body(writer.connection)
+                    try writer.keepWrite()
+                } catch {
+                    throw .storage(error)
+                }
+                return (.success(value), group)
+            } catch {
+                writer.undoWrite(after: error)
+                return (.failure(error), group)
+            }
+        }
+        if let group { try wait(for: group) }
+        return try outcome.get()
+    }
+
+    /// Returns once `group` has committed, or throws its failure. The first of its writers
+    /// to get here commits it; while one thread syncs, the writes that queue up behind the
+    /// lock form the next group.
+    private func wait(for group: CommitGroup) throws(JournalError) {
+        if let outcome = group.outcome { return try outcome.get() }
+        try writer.withLock { (writer) throws(JournalError) in
+            // A group without an outcome is the open one: groups end only under this lock.
+            if group.outcome == nil, writer.group === group { commitOpenGroup(&writer) }
+            try (group.outcome ?? .failed(SQLiteError.rolledBack.failure)).get()
+        }
+    }
+
+    /// Commits the writer's open group, if there is one, and publishes what it wrote; its
+    /// writers learn the outcome from the group. Called under the writer lock.
+    func commitOpenGroup(_ writer: inout Writer) {
+        writer.commit { published, events in
+            commitCounts.record(published.keys)
+            let evicted = heads.withLock { cache in
+                for (user, head) in published { cache.insert(head, of: user) }
+                return cache.evict { _ in false }
+            }
+            if !events.isEmpty { for observer in observers.withLock({ $0 }) { observer.hear(events) } }
+            commitObservers.committed(versions: events.count)
+            return evicted
+        }
+    }
+
+    /// The size of the database in bytes once the write-ahead log is folded into it:
+    /// what the benchmark reads to tell how much a version costs.
+    public func databaseBytes() throws(JournalError) -> Int {
+        do {
+            return try writer.withLock { (writer) throws(SQLiteError) -> Int in
+                let connection = writer.connection
+                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                let pages = try connection.statement("PRAGMA page_count").query { $0.int(0) }.first ?? 0
+                let size = try connection.statement("PRAGMA page_size").query { $0.int(0) }.first ?? 0
+                return pages * size
+            }
+        } catch {
+            throw .storage(error)
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import LucidModel
+import LucidStore
+import Synchronization
+
+/// Every user's journal, versioned, in one SQLite database that this process owns.
+///
+/// Writes go through one connection behind a lock (SQLite allows one writer at a time
+/// anyway): read the head, reduce, write the version, then publish the new head once it
+/// is on disk. Writes that arrive while a commit is syncing share the next commit (group
+/// commit), so durable writes are not limited to one per disk sync. The heads of recently
+/// used journals stay in memory (within a budget), so reading a current model touches no
+/// disk; history, old versions and heads not in memory are read through a small pool of
+/// other connections.
+public final class SQLiteJournalStore: JournalStore {
+    let writer: Mutex<Writer>
+    let readers: ReaderPool
+    /// The committed heads of recently used journals: what readers see.
+    let heads: Mutex<HeadCache>
+    /// Counts of commits by bucket of journals, to check heads read without the writer lock.
+    let commitCounts = CommitCounts()
+    /// Who hears of every new version (see ``observe(_:)``).
+    let observers = Mutex<[any JournalObserver]>([])
+    /// Who is told the size of every commit (see ``observeCommits(_:)``).
+    let commitObservers = CommitObservers()
+    /// The database file, whose size (and its write-ahead log's) ``usage()`` reports.
+    let path: String
+    /// Whose journals it keeps: anyone's, or registered users' only.
+    let owners: JournalOwners
+    /// Whether the schema has the search index (`0011_search`): always, but for tests that
+    /// open a database at an older schema, as an older build of Lucid would, which wrote none.
+    let searchIndexed: Bool
+
+    /// Opens the database at `path` (creating it and its folder if needed) and applies
+    /// any migrations it lacks. The heads of recently used journals stay in memory up to
+    /// about `headCacheBytes`, estimated from their dreams; the least recently used go first.
+    /// A server keeps the journals of registered `owners` only.
+    public convenience init(
+        path: String, headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes, owners: JournalOwners = .anyone
+    ) throws(StoreOpeningError) {
+        try self.init(path: path, migrations: Migration.embedded, headCacheBytes: headCacheBytes, owners: owners)
+    }
+
+    init(
+        path: String, migrations: [Migration], headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes,
+        owners: JournalOwners = .anyone
+    ) throws(StoreOpeningError) {
+        let writer = try Connection.openMigrated(path, migrations: migrations)
+        searchIndexed = migrations.contains { $0.name == SearchTables.migration }
+        // Journals written before the search index get theirs before anything is served.
+        if searchIndexed {
+            do throws(SQLiteError) { try SearchTables(connection: writer).backfill() } catch { throw .database(error.description) }
+        }
+        self.path = path
+        self.owners = owners
+        heads = Mutex(HeadCache(limit: headCacheBytes))
+        self.writer = Mutex(Writer(connection: writer))
+        do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .database(error.description) }
+    }
+
+    /// A store on a database at the schema before the search index (`0011_search`), which
+    /// writes no index, as Lucid did before: for the benchmark to compare what a write costs
+    /// with and without the index; not for serving.
+    @_spi(Benchmark)
+    public convenience init(withoutSearchIndexAt path: String) throws(StoreOpeningError) {
+        try self.init(path: path, migrations: Migration.embedded.filter { $0.name < SearchTables.migration })
+    }
+
+    /// How many reads of history and old versions run at once; more wait for a connection.
+    static let readerCount = 4
+
+    // MARK: Reading
+
+    /// The journal's newest version, from memory once the journal has been loaded.
+    public func head(of user: UUID) throws(JournalError) -> Snapshot {
+        try committedHead(of: user).snapshot
+    }
+
+    /// The whole model as it was at `version`.
+    public func model(of user: UUID, at version: Int) throws(JournalError) -> Snapshot {
+        let head = try head(of: user)
+        guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
+        if version == head.version { return head }
+        return try readOwned(user) { (tables) throws(SQLiteError) in
+            let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
+            let dreams = DreamList(try tables.dreams(of: user, at: version).map(\.dream))
+            return Snapshot(version: version, model: Model(favoriteCreature: favorite, dreams: dreams))
+        }
+    }
+
+    /// The model at `version` read the way it was before revision spans were indexed, for
+    /// the benchmark to compare against `model(of:at:)`; not for serving.
+    @_spi(Benchmark)
+    public func scannedModel(of user: UUID, at version: Int) throws(JournalError) -> Snapshot {
+        try read(user) { (tables) throws(SQLiteError) in
+            try tables.reading { () throws(SQLiteError) in
+                let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
+                let dreams = DreamList(try tables.scannedDreams(of: user, at: version).map(\.dream))
+                return Snapshot(version: version, model: Model(favoriteCreature: favorite, dreams: dreams))
+            }
+        }
+    }
+
+    /// Versions older than `before` (all versions when `nil`), newest first: up to `limit`
+    /// of them, and only as many as fit in `maxActionBytes` of stored actions (at least one).
+    public func history(
+        of user: UUID, before: Int?, limit: Int, maxActionBytes: Int
+    ) throws(JournalError) -> HistoryPage {
+        let head = try committedHead(of: user)
+        let rows = try readOwned(user) { (tables) throws(SQLiteError) in
+            try tables.versions(of: user, before: before ?? head.version + 1, limit: limit, budget: maxActionBytes)
+        }
+        // Decoded after the connection went back to the pool.
+        do throws(StoreFailure) { return try HistoryPage(rows, head: head) } catch { throw .storage(error) }
+    }
+
+    // MARK: Writing
+
+    /// Applies `actions` as one change: all of them, or none if any is refused. A change
+    /// that leaves the model equal adds no version. `expecting` is the version the caller
+    /// last saw; if the journal has moved on, nothing happens and `.versionMismatch` is thrown.
+    /// With a `receipt`, its answer is kept in the same transaction as the version.
+    public func apply(
+        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
+    ) throws(JournalError) -> Commit {
+        let json = VersionRow.encode(actions)
+        return try write(user, as: .change, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
+            try head.check(expecting: expecting)
+            guard let plan = try head.change(by: actions, json: json, keys: keys, at: time) else { return head.unchanged }
+            return try persist(plan, of: user, head: &head, keys: &keys, in: tables)
+        }
+    }
+
+    public func undo(
+        of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
+    ) throws(JournalError) -> Commit {
+        try step(.undo, of: user, at: time, expecting: expecting, keeping: receipt)
+    }
+
+    public func redo(
+        of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
+    ) throws(JournalError) -> Commit {
+        try step(.redo, of: user, at: time, expecting: expecting, keeping: receipt)
+    }
+
+    // MARK: Internals
+
+    private func step(
+        _ direction: StackDirection, of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
+    ) throws(JournalError) -> Commit {
+        let kind: JournalEvent.Kind = direction == .undo ? .undo : .redo
+        return try write(user, as: kind, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
+            try head.check(expecting: expecting)
+            let entry: Int
+            switch direction {
+            case .undo: guard let top = head.undoTop else { throw .nothingToUndo }; entry = top
+            case .redo: guard let top = head.redoTop else { throw .nothingToRedo }; entry = top
+            }
+            let change: StackChange
+            do throws(SQLiteError) { change = try tables.stackChange(entry, of: user) } catch { throw .storage(error) }
+            let plan = head.step(direction, of: change, keys: keys, at: time)
+            return try persist(plan, of: user, head: &head, keys: &keys, in: tables)
+        }
+    }
+
+    /// Writes `plan`'s rows and the search index's (the caller's savepoint makes it all or
+    /// nothing), then moves the head and keys on.
+    private func persist(
+        _ plan: VersionPlan, of user: UUID, head: inout JournalHead, keys: inout OrderKeys, in tables: JournalTables
+    ) throws(JournalError) -> Commit {
+        do throws(SQLiteError) {
+            for id in plan.ended { try tables.end(id, of: user, at: plan.row.version) }
+            for record in plan.records { try tables.begin(record, of: user, at: plan.row.version) }
+            try tables.insert(plan.row, of: user)
+            if searchIndexed {
+                let change = SearchIndexChange(from: head.model, diff: plan.commit.diff)
+                try SearchTables(connection: tables.connection).apply(change, of: user)
+            }
+        } catch {
+            throw .storage(error)
+        }
+        plan.update(&keys)
+        head = plan.head
+        return plan.commit
+    }
+
+    func read<T: Sendable>(
+        _ user: UUID, _ body: (JournalTables) throws(SQLiteError) -> T
+    ) throws(JournalError) -> T {
+        do {
+            return try readers.withConnection(for: user) { (connection) throws(SQLiteError) -> T in
+                try body(JournalTables(connection: connection))
+            }
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Runs `body` in one read transaction of a reader connection, whose snapshot shows the
+    /// rows of `user`'s journal whole: in a store of registered users, `.noSuchUser` if the
+    /// snapshot has no account for them (deleted after their head was read).
+    func readOwned<T: Sendable>(_ user: UUID, _ body: (JournalTables) throws(SQLiteError) -> T) throws(JournalError) -> T {
+        let value = try read(user) { (tables) throws(SQLiteError) -> T? in
+            try tables.reading { () throws(SQLiteError) -> T? in
+                if owners == .registeredUsers, try !tables.hasUser(user) { return nil }
+                return try body(tables)
+            }
+        }
+        guard let value else { throw .noSuchUser }
+        return value
+    }
+
+    static func load(
+        _ user: UUID, from tables: JournalTables
+    ) throws(SQLiteError) -> (JournalHead, OrderKeys) {
+        try tables.reading { () throws(SQLiteError) in
+            let version = try tables.headVersion(of: user)
+            guard version > 0, let row = try tables.version(version, of: user) else { return (.empty, OrderKeys([])) }
+            let records = try tables.liveDreams(of: user)
+            let model = Model(favoriteCreature: row.favorite, dreams: DreamList(records.map(\.dream)))
+            return (JournalHead(row, model: model), OrderKeys(records))
+        }
+    }
+}

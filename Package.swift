@@ -82,6 +82,13 @@ let package = Package(
             dependencies: ["ResourceEmbedder"]
         ),
 
+        // JSON read in one pass and written byte by byte, without Foundation's coders.
+        .target(name: "LucidJSON", dependencies: ["LucidModel"]),
+
+        // The API's documents as a client and the server both read and write them: the
+        // model, actions, snapshots, history, problems, export and import formats.
+        .target(name: "LucidWire", dependencies: ["LucidModel", "LucidStore", "LucidJSON"]),
+
         // Passwords (argon2id) and session tokens, over libsodium.
         .target(name: "LucidCrypto", dependencies: ["CSodium"]),
 
@@ -101,7 +108,9 @@ let package = Package(
         // Routes, handlers, wire types, problems, accounts: joins model, store and HTTP.
         .target(
             name: "LucidAPI",
-            dependencies: ["LucidModel", "LucidStore", "LucidHTTP", "LucidCrypto", "LucidLayout", "LucidMetrics"],
+            dependencies: [
+                "LucidModel", "LucidStore", "LucidJSON", "LucidWire", "LucidHTTP", "LucidCrypto", "LucidLayout", "LucidMetrics",
+            ],
             plugins: ["EmbedResources"]
         ),
 
@@ -138,10 +147,13 @@ let package = Package(
         .testTarget(
             name: "LucidAPITests",
             dependencies: [
-                "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidCrypto", "LucidHTTPTesting",
+                "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidJSON", "LucidWire", "LucidCrypto", "LucidHTTPTesting",
                 "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics",
-            ],
-            // Files to import, read through #filePath.
+            ]
+        ),
+        .testTarget(
+            name: "LucidWireTests", dependencies: ["LucidWire", "LucidJSON", "LucidModel", "LucidStore", "LucidTestSupport"],
+            // Files to import, read through #filePath (the API's import tests read them too).
             exclude: ["Samples"]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),

@@ -2,6 +2,7 @@ import Foundation
 import LucidHTTP
 import LucidModel
 import LucidStore
+import LucidWire
 
 /// Deleting an account: `DELETE /v1/me` with `{password}`. The password is checked as a
 /// password change checks the current one (through the sign-in throttle, counted against the

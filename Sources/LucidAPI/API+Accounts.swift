@@ -1,8 +1,10 @@
 import Foundation
 import LucidCrypto
 import LucidHTTP
+import LucidJSON
 import LucidModel
 import LucidStore
+import LucidWire
 
 extension API {
     static let usernameLength = 3...32

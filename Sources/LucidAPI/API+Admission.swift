@@ -1,4 +1,5 @@
 import LucidHTTP
+import LucidWire
 
 /// The lanes the API's requests wait in.
 enum Lanes {

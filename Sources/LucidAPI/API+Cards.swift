@@ -2,6 +2,7 @@ import LucidHTTP
 import LucidLayout
 import LucidModel
 import LucidStore
+import LucidWire
 
 /// A drawing of a dream: the card the app shows, for a browser or a terminal.
 enum CardFormat {

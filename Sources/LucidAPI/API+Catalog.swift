@@ -1,3 +1,4 @@
+import LucidJSON
 import LucidModel
 
 extension API {

@@ -2,6 +2,7 @@ import Foundation
 import LucidHTTP
 import LucidModel
 import LucidStore
+import LucidWire
 import Synchronization
 
 extension API {

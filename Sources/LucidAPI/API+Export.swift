@@ -1,6 +1,7 @@
 import LucidHTTP
 import LucidModel
 import LucidStore
+import LucidWire
 
 extension API {
     /// `GET /v1/export`: the whole journal at its current version, as Lucid's JSON (with

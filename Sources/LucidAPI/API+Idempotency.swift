@@ -3,6 +3,7 @@ import LucidCrypto
 import LucidHTTP
 import LucidModel
 import LucidStore
+import LucidWire
 import Synchronization
 
 /// The keys of requests running now, per user: a second request with a key that is still

@@ -1,7 +1,9 @@
 import Foundation
 import LucidHTTP
+import LucidJSON
 import LucidModel
 import LucidStore
+import LucidWire
 
 extension API {
     /// The path of the import, which admission gives its own body limit and lane.

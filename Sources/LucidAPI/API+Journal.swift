@@ -1,7 +1,9 @@
 import Foundation
 import LucidHTTP
+import LucidJSON
 import LucidModel
 import LucidStore
+import LucidWire
 
 extension API {
     /// Runs a store call, turning its error into a problem; `locate` places a refused action in the body.

@@ -1,8 +1,10 @@
 import Foundation
 import LucidCrypto
 import LucidHTTP
+import LucidJSON
 import LucidModel
 import LucidStore
+import LucidWire
 
 /// Registration and sign-in sent with an `Idempotency-Key`. Their answer carries a token that
 /// is shown once and stored only as a hash, so it cannot be sent again: a retry of the same

@@ -3,6 +3,7 @@ import LucidCrypto
 import LucidHTTP
 import LucidModel
 import LucidStore
+import LucidWire
 
 /// Changing a password. The current password is checked like a sign-in's (through the
 /// sign-in throttle, counted against the client's network and the username), so a stolen

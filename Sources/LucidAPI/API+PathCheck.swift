@@ -1,3 +1,5 @@
+import LucidWire
+
 extension API {
     /// Why `path` must not be routed, or `nil` if it may be. A path holding a control
     /// character (a decoded `%00`, `%0A`, `%7F`, `%C2%85`, a line separator, a bidirectional

@@ -1,4 +1,5 @@
 import LucidHTTP
+import LucidWire
 
 extension API {
     /// Every route of the API; `openapi.yaml` describes the same set (a test keeps them in step).

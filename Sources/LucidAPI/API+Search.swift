@@ -1,7 +1,9 @@
 import Foundation
 import LucidHTTP
+import LucidJSON
 import LucidModel
 import LucidStore
+import LucidWire
 
 extension API {
     /// `GET /v1/dreams/search`: the dreams that match the words of `q` and every filter given,

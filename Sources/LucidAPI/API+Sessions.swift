@@ -1,7 +1,9 @@
 import Foundation
 import LucidHTTP
+import LucidJSON
 import LucidModel
 import LucidStore
+import LucidWire
 
 /// The sessions of the signed-in user: where they are signed in, and a way to sign one out.
 /// A session is named by a random id, never by its token or anything derived from it.

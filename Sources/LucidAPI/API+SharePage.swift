@@ -1,8 +1,10 @@
 import LucidCrypto
 import LucidHTTP
+import LucidJSON
 import LucidLayout
 import LucidModel
 import LucidStore
+import LucidWire
 
 /// The public side of a share link: no account, nothing but the frozen dreams. A wrong or
 /// expired token is 404, and an address that keeps guessing is slowed down (429).

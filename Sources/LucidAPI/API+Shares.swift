@@ -1,9 +1,11 @@
 import Foundation
 import LucidCrypto
 import LucidHTTP
+import LucidJSON
 import LucidLayout
 import LucidModel
 import LucidStore
+import LucidWire
 
 /// Share links, the sample's sharing mode carried to the web: a share freezes dreams as they
 /// are at the current version, and its link, `/s/{token}`, opens them for anyone who has it

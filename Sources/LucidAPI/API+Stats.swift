@@ -1,6 +1,8 @@
 import LucidHTTP
+import LucidJSON
 import LucidModel
 import LucidStore
+import LucidWire
 
 extension API {
     /// `GET /v1/stats?from=&to=`: what the journal's dreams dreamt in the range show (see

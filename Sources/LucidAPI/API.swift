@@ -4,6 +4,7 @@ import LucidHTTP
 import LucidMetrics
 import LucidModel
 import LucidStore
+import LucidWire
 import Synchronization
 
 /// Settings of the API that are not the HTTP server's.

@@ -1,8 +1,10 @@
 import Foundation
 import LucidCrypto
 import LucidHTTP
+import LucidJSON
 import LucidModel
 import LucidStore
+import LucidWire
 
 extension Call {
     /// The body parsed as JSON, after checking its media type.

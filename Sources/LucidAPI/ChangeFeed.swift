@@ -1,6 +1,8 @@
 import Foundation
+import LucidJSON
 import LucidModel
 import LucidStore
+import LucidWire
 import Synchronization
 
 /// Someone waiting to hear of new versions of one journal: a long poll or an event stream.

@@ -1,3 +1,6 @@
+import LucidJSON
+import LucidWire
+
 /// The name a session goes by in `GET /v1/sessions`: the `deviceName` a client gave at
 /// sign-in or registration, or else one derived from its `User-Agent` ("Firefox on Linux",
 /// "curl 8.5"): short, readable, never the raw header.

@@ -2,6 +2,7 @@ import Foundation
 import LucidHTTP
 import LucidModel
 import LucidStore
+import LucidWire
 
 /// An export as the server sends it: a piece at a time, on a worker, as the client takes
 /// it (see `BodySource`). The dreams come from the head model the export began with, an

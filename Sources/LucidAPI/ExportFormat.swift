@@ -1,3 +1,5 @@
+import LucidWire
+
 /// The forms a journal is exported in (`GET /v1/export`); the cases exclude each other.
 enum ExportFormat: Equatable, Sendable {
     /// Lucid's own JSON: the model as the API renders it, and with `history` every version.

@@ -1,3 +1,4 @@
+import LucidJSON
 import LucidModel
 
 /// How the log is written. `text`: the time and a line a person reads, as Lucid has always
@@ -25,7 +26,7 @@ public enum LogFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// `{"time":…,"level":…,"msg":…,…}`: every string line-safe (see `JSONWriter.lineSafeString`).
+    /// `{"time":…,"level":…,"msg":…,…}`: every string line-safe (`LogText.isUnsafe` scalars escaped).
     private static func json(_ record: LogRecord, at time: Timestamp) -> String {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
@@ -34,22 +35,22 @@ public enum LogFormat: String, Sendable, CaseIterable {
         switch record {
         case .request(let request):
             writer.key("msg"); writer.string("request")
-            writer.key("method"); writer.lineSafeString(request.method)
+            writer.key("method"); writer.string(request.method, escaping: LogText.isUnsafe)
             writer.key("route")
-            if let route = request.route { writer.lineSafeString(route) } else { writer.null() }
-            writer.key("path"); writer.lineSafeString(request.path)
+            if let route = request.route { writer.string(route, escaping: LogText.isUnsafe) } else { writer.null() }
+            writer.key("path"); writer.string(request.path, escaping: LogText.isUnsafe)
             writer.key("status"); writer.int(request.status)
             writer.key("durationMs"); writer.number(request.milliseconds)
             writer.key("userId")
             if let user = request.userID { writer.uuid(user) } else { writer.null() }
-            writer.key("requestId"); writer.lineSafeString(request.requestID)
-            if let error = request.error { writer.key("error"); writer.lineSafeString(error) }
+            writer.key("requestId"); writer.string(request.requestID, escaping: LogText.isUnsafe)
+            if let error = request.error { writer.key("error"); writer.string(error, escaping: LogText.isUnsafe) }
         case .message(let message):
-            writer.key("msg"); writer.lineSafeString(message.msg)
+            writer.key("msg"); writer.string(message.msg, escaping: LogText.isUnsafe)
             for field in message.fields {
                 writer.key(field.name)
                 switch field.value {
-                case .string(let text): writer.lineSafeString(text)
+                case .string(let text): writer.string(text, escaping: LogText.isUnsafe)
                 case .integer(let number): writer.int(number)
                 }
             }

@@ -1,5 +1,6 @@
 import LucidModel
 import LucidStore
+import LucidWire
 
 // Every domain and store error as a problem: exhaustive switches with no `default`,
 // so a new case cannot ship unmapped.

@@ -1,4 +1,5 @@
 import LucidHTTP
+import LucidWire
 
 /// Maps a method and a path to a handler, and tells a wrong method (405, with the allowed
 /// ones) from an unknown path (404).

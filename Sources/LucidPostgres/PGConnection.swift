@@ -1,4 +1,4 @@
-import CPostgres
+private import CPostgres
 import LucidStore
 #if canImport(Glibc)
 import Glibc

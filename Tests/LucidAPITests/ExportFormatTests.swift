@@ -2,6 +2,7 @@ import Foundation
 import LucidModel
 import Testing
 @testable import LucidAPI
+@testable import LucidWire
 
 @Suite("Markdown text, Day One tags and Accept, as exports use them")
 struct ExportFormatTests {

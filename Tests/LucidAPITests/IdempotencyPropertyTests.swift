@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidJSON
 import LucidModel
 import LucidStore
 import LucidTestSupport

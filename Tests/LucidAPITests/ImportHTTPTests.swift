@@ -7,9 +7,10 @@ import Testing
 /// import, one undo to take it back, nothing imported from a file with a bad entry.
 @Suite("Importing a journal over HTTP")
 struct ImportHTTPTests {
-    /// The hand-written Day One sample: four entries.
+    /// The hand-written Day One sample: four entries (the import reader's tests read it too).
     static let sample: [UInt8] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Samples/dayone-sample.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../LucidWireTests/Samples/dayone-sample.json")
         return Array((try? Data(contentsOf: url)) ?? Data())
     }()
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LucidAPI
+@testable import LucidWire
 
 /// The router and openapi.yaml must describe the same API.
 @Suite struct OpenAPIRouteTests {

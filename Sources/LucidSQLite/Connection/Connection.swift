@@ -1,4 +1,4 @@
-import CSQLite
+private import CSQLite
 import LucidStore
 
 /// One SQLite connection. Not thread-safe by itself: its owner serializes access.

@@ -1,4 +1,4 @@
-import CSQLite
+private import CSQLite
 import LucidStore
 
 /// A failed SQLite call, with the message SQLite gave at the moment it failed.

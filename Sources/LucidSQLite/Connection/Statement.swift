@@ -1,4 +1,4 @@
-import CSQLite
+private import CSQLite
 import LucidStore
 
 /// A value bound to a statement parameter.

@@ -1,4 +1,4 @@
-import CSQLite
+private import CSQLite
 import LucidStore
 
 /// Why a backup could not be made. Nothing is left at the destination when it fails.

@@ -1,4 +1,4 @@
-import CSQLite
+private import CSQLite
 import Foundation
 import LucidStore
 

@@ -1,6 +1,6 @@
 import Foundation
 import LucidModel
-import CSQLite
+private import CSQLite
 import LucidStore
 
 /// The journal SQL, over one connection. Every query is scoped by the user.

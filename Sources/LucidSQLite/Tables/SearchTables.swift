@@ -1,6 +1,6 @@
 import Foundation
 import LucidModel
-import CSQLite
+private import CSQLite
 import LucidStore
 
 /// The search index's SQL (see `0011_search.sql`), over one connection. Every query is

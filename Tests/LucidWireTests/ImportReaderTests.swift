@@ -1,7 +1,8 @@
 import Foundation
 import LucidModel
 import Testing
-@testable import LucidAPI
+@testable import LucidJSON
+@testable import LucidWire
 
 /// Reading import files: the dreams they become as whole values, every bad entry named by
 /// pointer, and hostile documents refused in bounded time and memory.

@@ -1,25 +1,29 @@
 import Foundation
+import LucidJSON
 import LucidModel
 
 /// Reads typed values out of a parsed JSON body, collecting every problem as a
 /// `FieldError` with a JSON pointer instead of stopping at the first one. Past
 /// `errorLimit` problems are only counted, so a body with 60,000 bad members costs a
 /// counter, not 60,000 pointers, and its 422 stays small.
-struct FieldReader {
+package struct FieldReader {
     /// The most errors a 422 lists; the rest are counted in `moreErrors`.
     static let errorLimit = 100
 
     /// The first `errorLimit` problems, in the order found.
-    private(set) var errors: [FieldError] = []
+    package private(set) var errors: [FieldError] = []
     /// How many problems were found beyond `errors`.
     private(set) var omitted = 0
+
+    /// A reader that has found no problem yet.
+    package init() {}
 
     /// Every problem found so far, listed or not: compare it before and after reading a
     /// part to learn whether that part was valid.
     var failures: Int { errors.count + omitted }
 
     /// Records a problem. The pointer and detail are only built while the list has room.
-    mutating func fail(_ pointer: @autoclosure () -> String, _ detail: @autoclosure () -> String) {
+    package mutating func fail(_ pointer: @autoclosure () -> String, _ detail: @autoclosure () -> String) {
         if errors.count < Self.errorLimit {
             errors.append(FieldError(pointer: pointer(), detail: detail()))
         } else {
@@ -28,10 +32,10 @@ struct FieldReader {
     }
 
     /// The 422 for what was found.
-    var problem: Problem { Problem.invalid(errors, omitted: omitted) }
+    package var problem: Problem { Problem.invalid(errors, omitted: omitted) }
 
     /// The members of the object at `pointer`, refusing any member not in `allowed`.
-    mutating func object(_ value: JSONValue, at pointer: String, allowed: Set<String>) -> [String: JSONValue]? {
+    package mutating func object(_ value: JSONValue, at pointer: String, allowed: Set<String>) -> [String: JSONValue]? {
         guard case .object(let members) = value else {
             fail(pointer, "must be an object, not \(value.kindDescription)")
             return nil
@@ -48,7 +52,7 @@ struct FieldReader {
     }
 
     /// A member that must be present; reports it missing otherwise.
-    mutating func required<T>(
+    package mutating func required<T>(
         _ members: [String: JSONValue], _ key: String, at pointer: String,
         _ read: (inout FieldReader, JSONValue, String) -> T?
     ) -> T? {
@@ -60,7 +64,7 @@ struct FieldReader {
     }
 
     /// A member that may be absent. `null` is refused: no field of the API can be emptied.
-    mutating func optional<T>(
+    package mutating func optional<T>(
         _ members: [String: JSONValue], _ key: String, at pointer: String,
         _ read: (inout FieldReader, JSONValue, String) -> T?
     ) -> T? {
@@ -70,7 +74,7 @@ struct FieldReader {
 
     // MARK: Values
 
-    mutating func string(_ value: JSONValue, at pointer: String) -> String? {
+    package mutating func string(_ value: JSONValue, at pointer: String) -> String? {
         guard case .string(let text) = value else {
             fail(pointer, "must be a string, not \(value.kindDescription)")
             return nil
@@ -80,7 +84,7 @@ struct FieldReader {
 
     /// An integer, within `range` if one is given. As in JSON Schema, any number without a
     /// fractional part is one, however it is written: `35610.0` and `3.561e4` are 35610.
-    mutating func integer(_ value: JSONValue, at pointer: String, in range: ClosedRange<Int>? = nil) -> Int? {
+    package mutating func integer(_ value: JSONValue, at pointer: String, in range: ClosedRange<Int>? = nil) -> Int? {
         guard case .number(let text) = value else {
             fail(pointer, "must be an integer")
             return nil
@@ -115,7 +119,7 @@ struct FieldReader {
         return flag
     }
 
-    mutating func uuid(_ value: JSONValue, at pointer: String) -> UUID? {
+    package mutating func uuid(_ value: JSONValue, at pointer: String) -> UUID? {
         guard let text = string(value, at: pointer) else { return nil }
         guard let id = UUID(uuidString: text) else {
             fail(pointer, "must be a UUID")
@@ -133,7 +137,7 @@ struct FieldReader {
         return day
     }
 
-    mutating func creature(_ value: JSONValue, at pointer: String) -> Creature? {
+    package mutating func creature(_ value: JSONValue, at pointer: String) -> Creature? {
         guard let members = object(value, at: pointer, allowed: ["kind", "color"]) else { return nil }
         let kindText = required(members, "kind", at: pointer) { $0.string($1, at: $2) }
         let colorText = optional(members, "color", at: pointer) { $0.string($1, at: $2) }

@@ -1,7 +1,8 @@
+import LucidJSON
 import LucidModel
 
 /// A file to import, read: what the journal is to take from it.
-struct ImportFile: Equatable {
+package struct ImportFile: Equatable {
     /// The formats `POST /v1/import` reads.
     enum Format: Equatable {
         /// Lucid's own export: `{format: "lucid", formatVersion: 1, favoriteCreature, dreams}`.
@@ -13,11 +14,11 @@ struct ImportFile: Equatable {
     /// Which of the two the file is.
     var format: Format
     /// Every dream of the file, in its order, a repeated id as often as the file repeats it.
-    var dreams: [Dream]
+    package var dreams: [Dream]
     /// The favorite creature a Lucid export names.
-    var favoriteCreature: Creature?
+    package var favoriteCreature: Creature?
     /// How many dreams or entries the file holds.
-    var count: Int
+    package var count: Int
 }
 
 /// Reads an import body in one pass without holding it as a tree of values: the list of
@@ -30,7 +31,7 @@ struct ImportFile: Equatable {
 /// `entries` is Day One's. Members neither format defines are ignored at the top level
 /// (`metadata`, `exportedAt`, `version`, `history`), as are a Day One entry's (`photos`,
 /// `location`, `richText`, …); a Lucid dream with a member a dream does not have is refused.
-struct ImportReader {
+package struct ImportReader {
     /// The most dreams or entries one file may hold.
     static let entryLimit = 100_000
     /// The most values one member that is read may hold (a tag list of 1,000 tags); a
@@ -41,7 +42,7 @@ struct ImportReader {
     private static let topLevel: Set<String> = ["dreams", "entries", "format", "formatVersion", "favoriteCreature"]
 
     /// What reading ends in: the file, or the 422 naming every bad field found.
-    enum Outcome {
+    package enum Outcome {
         case file(ImportFile)
         case invalid(Problem)
     }
@@ -74,7 +75,7 @@ struct ImportReader {
 
     /// Reads `bytes`, which must be UTF-8; Day One entries become dreams of `creature`.
     /// Throws for a body that is not one JSON document.
-    static func read(_ bytes: [UInt8], creature: Creature) throws(JSONSyntaxError) -> Outcome {
+    package static func read(_ bytes: [UInt8], creature: Creature) throws(JSONSyntaxError) -> Outcome {
         var reader = ImportReader(bytes, creature: creature)
         return try reader.read()
     }

@@ -1,7 +1,8 @@
 import Foundation
 import LucidModel
 import Testing
-@testable import LucidAPI
+@testable import LucidJSON
+@testable import LucidWire
 
 /// The wire form of a device state, decoded strictly: each mode with its own fields only.
 @Suite struct DeviceStateDecodingTests {

@@ -1,22 +1,30 @@
 import Foundation
+import LucidJSON
 import LucidModel
 import LucidStore
 
 /// What an export says of the journal besides its dreams.
-struct ExportContext: Sendable {
+package struct ExportContext: Sendable {
     /// The journal at the version exported.
-    var snapshot: Snapshot
+    package var snapshot: Snapshot
     /// When the export was asked for.
     var exportedAt: Timestamp
     /// Whose journal it is: their username.
     var owner: String
+
+    /// The context of an export of `snapshot`, asked for by `owner` at `exportedAt`.
+    package init(snapshot: Snapshot, exportedAt: Timestamp, owner: String) {
+        self.snapshot = snapshot
+        self.exportedAt = exportedAt
+        self.owner = owner
+    }
 }
 
 /// Writes one form of export a part at a time, keeping the bytes until they are taken.
 /// ``ExportBody`` calls it in order: `open`, `dream` for each dream, `closeDreams`, then, for
 /// an export with history, `openHistory`, `historyEntry` for each version and `closeHistory`,
 /// and `close`.
-protocol ExportRenderer: Sendable {
+package protocol ExportRenderer: Sendable {
     /// Bytes written and not taken yet.
     var byteCount: Int { get }
     /// Hands over the bytes written so far.
@@ -32,24 +40,27 @@ protocol ExportRenderer: Sendable {
 
 extension ExportRenderer {
     // Only Lucid's JSON holds history.
-    mutating func openHistory() {}
-    mutating func historyEntry(_ entry: HistoryEntry) {}
-    mutating func closeHistory() {}
+    package mutating func openHistory() {}
+    package mutating func historyEntry(_ entry: HistoryEntry) {}
+    package mutating func closeHistory() {}
 }
 
 /// Lucid's own JSON: `{format, formatVersion, exportedAt, version, favoriteCreature, dreams}`
 /// and, with history, `history`; each dream as `GET /v1/dreams/{id}` renders it, each
 /// version as an item of `GET /v1/history`, oldest first.
-struct LucidJSONExport: ExportRenderer {
+package struct LucidJSONExport: ExportRenderer {
     /// The version of this layout; a change that an importer must know of raises it.
     static let formatVersion = 1
 
     private var writer = JSONWriter(capacity: 64 << 10)
 
-    var byteCount: Int { writer.bytes.count }
-    mutating func takeBytes() -> [UInt8] { writer.takeBytes() }
+    /// A renderer with nothing written yet.
+    package init() {}
 
-    mutating func open(_ context: ExportContext) {
+    package var byteCount: Int { writer.bytes.count }
+    package mutating func takeBytes() -> [UInt8] { writer.takeBytes() }
+
+    package mutating func open(_ context: ExportContext) {
         writer.beginObject()
         writer.key("format"); writer.string("lucid")
         writer.key("formatVersion"); writer.int(Self.formatVersion)
@@ -59,12 +70,12 @@ struct LucidJSONExport: ExportRenderer {
         writer.key("dreams"); writer.beginArray()
     }
 
-    mutating func dream(_ dream: Dream) { writer.value(dream) }
-    mutating func closeDreams() { writer.endArray() }
-    mutating func openHistory() { writer.key("history"); writer.beginArray() }
-    mutating func historyEntry(_ entry: HistoryEntry) { writer.value(entry) }
-    mutating func closeHistory() { writer.endArray() }
-    mutating func close() { writer.endObject() }
+    package mutating func dream(_ dream: Dream) { writer.value(dream) }
+    package mutating func closeDreams() { writer.endArray() }
+    package mutating func openHistory() { writer.key("history"); writer.beginArray() }
+    package mutating func historyEntry(_ entry: HistoryEntry) { writer.value(entry) }
+    package mutating func closeHistory() { writer.endArray() }
+    package mutating func close() { writer.endObject() }
 }
 
 /// Day One's JSON export layout: `{"metadata": {"version": "1.0"}, "entries": [...]}`, an
@@ -77,13 +88,16 @@ struct LucidJSONExport: ExportRenderer {
 /// - `tags`: the dream's own tags, then those of ``DayOneTags`` for its creature, number of
 ///   creatures, effects and day;
 /// - `starred`: whether it was lucid.
-struct DayOneExport: ExportRenderer {
+package struct DayOneExport: ExportRenderer {
     private var writer = JSONWriter(capacity: 64 << 10)
 
-    var byteCount: Int { writer.bytes.count }
-    mutating func takeBytes() -> [UInt8] { writer.takeBytes() }
+    /// A renderer with nothing written yet.
+    package init() {}
 
-    mutating func open(_ context: ExportContext) {
+    package var byteCount: Int { writer.bytes.count }
+    package mutating func takeBytes() -> [UInt8] { writer.takeBytes() }
+
+    package mutating func open(_ context: ExportContext) {
         writer.beginObject()
         writer.key("metadata")
         writer.beginObject()
@@ -92,7 +106,7 @@ struct DayOneExport: ExportRenderer {
         writer.key("entries"); writer.beginArray()
     }
 
-    mutating func dream(_ dream: Dream) {
+    package mutating func dream(_ dream: Dream) {
         writer.beginObject()
         writer.key("uuid"); writer.string(Self.uuid(dream.id))
         writer.key("creationDate"); writer.string(Self.date(dream.createdAt))
@@ -104,8 +118,8 @@ struct DayOneExport: ExportRenderer {
         writer.endObject()
     }
 
-    mutating func closeDreams() { writer.endArray() }
-    mutating func close() { writer.endObject() }
+    package mutating func closeDreams() { writer.endArray() }
+    package mutating func close() { writer.endObject() }
 
     /// `id` as Day One writes an entry's: 32 upper-case hex digits.
     static func uuid(_ id: UUID) -> String {
@@ -123,17 +137,20 @@ struct DayOneExport: ExportRenderer {
 /// One readable Markdown document: a title and a line about the export, then for each
 /// dream in the user's order a heading with its date, a short list (creature, effects,
 /// tags, lucid) and its description as text (see ``MarkdownText``).
-struct MarkdownExport: ExportRenderer {
+package struct MarkdownExport: ExportRenderer {
     private var bytes: [UInt8] = []
 
-    var byteCount: Int { bytes.count }
+    /// A renderer with nothing written yet.
+    package init() {}
 
-    mutating func takeBytes() -> [UInt8] {
+    package var byteCount: Int { bytes.count }
+
+    package mutating func takeBytes() -> [UInt8] {
         defer { bytes = [] }
         return bytes
     }
 
-    mutating func open(_ context: ExportContext) {
+    package mutating func open(_ context: ExportContext) {
         let model = context.snapshot.model
         let count = model.dreams.count
         write("# Dream journal of ")
@@ -143,7 +160,7 @@ struct MarkdownExport: ExportRenderer {
         write("Favorite creature: \(model.favoriteCreature.displayName).\n")
     }
 
-    mutating func dream(_ dream: Dream) {
+    package mutating func dream(_ dream: Dream) {
         write("\n## ")
         dream.dreamtOn.appendISO8601(to: &bytes)
         if dream.numberOfCreatures == 1 {
@@ -162,8 +179,8 @@ struct MarkdownExport: ExportRenderer {
         MarkdownText.appendBlock(dream.description, to: &bytes)
     }
 
-    mutating func closeDreams() {}
-    mutating func close() {}
+    package mutating func closeDreams() {}
+    package mutating func close() {}
 
     private mutating func write(_ text: String) { bytes.append(contentsOf: text.utf8) }
 }

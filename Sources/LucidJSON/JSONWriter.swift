@@ -33,12 +33,11 @@ public struct JSONWriter: Sendable {
 
     public mutating func string(_ text: String) { separate(); writeString(text); needsComma = true }
 
-    /// A string that stays on its line in any reader, for log lines: besides what JSON
-    /// requires, every scalar `LogText` calls unsafe (DEL, C1 controls such as NEL, U+2028
-    /// and U+2029, which JavaScript reads as line ends, bidirectional controls) is written
-    /// as a `\u` escape, so the line holds nothing but printable text and parses back to
-    /// exactly `text`.
-    public mutating func lineSafeString(_ text: String) {
+    /// A string in which, besides what JSON requires, every scalar `isEscaped` picks is
+    /// written as a `\u` escape (a surrogate pair past U+FFFF), so it parses back to exactly
+    /// `text` while its bytes hold none of those scalars: log lines use it to keep line
+    /// separators and bidirectional controls out.
+    public mutating func string(_ text: String, escaping isEscaped: (Unicode.Scalar) -> Bool) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
@@ -48,10 +47,11 @@ public struct JSONWriter: Sendable {
             case "\n": bytes.append(contentsOf: "\\n".utf8)
             case "\r": bytes.append(contentsOf: "\\r".utf8)
             case "\t": bytes.append(contentsOf: "\\t".utf8)
-            case _ where LogText.isUnsafe(scalar):
-                // Every unsafe scalar is below U+10000: four digits, no surrogate pair.
-                bytes.append(contentsOf: "\\u".utf8)
-                for shift: UInt32 in [12, 8, 4, 0] { bytes.append(Self.hexDigits[Int(scalar.value >> shift & 0xF)]) }
+            case _ where scalar.value < 0x20 || isEscaped(scalar):
+                for unit in String(scalar).utf16 {
+                    bytes.append(contentsOf: "\\u".utf8)
+                    for shift: UInt16 in [12, 8, 4, 0] { bytes.append(Self.hexDigits[Int(unit >> shift & 0xF)]) }
+                }
             default: bytes.append(contentsOf: scalar.utf8)
             }
         }

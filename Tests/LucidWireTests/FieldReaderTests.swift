@@ -1,6 +1,7 @@
 import LucidModel
 import Testing
-@testable import LucidAPI
+@testable import LucidJSON
+@testable import LucidWire
 
 @Suite struct FieldReaderTests {
     static func value(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }

@@ -1,10 +1,13 @@
+import LucidJSON
+import LucidModel
+
 /// The user's own words written into a Markdown document so that they read as the words
 /// they are: whatever Markdown, HTML or heading markers a description holds, a renderer
 /// (CommonMark, GitHub's) shows its characters, and nothing in it can open a heading, a
 /// list, a quote, a code block, a table, a link or an HTML element, or run into the
 /// structure around it. The text stays readable as it is: only what could mean something
 /// is escaped, with a backslash, which CommonMark allows before any ASCII punctuation.
-enum MarkdownText {
+package enum MarkdownText {
     /// `text` inline, on one line: a tag, a name. Line breaks, which a tag cannot hold,
     /// would end the line; they are written as spaces.
     static func inline(_ text: String) -> String {

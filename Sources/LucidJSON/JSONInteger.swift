@@ -2,7 +2,7 @@
 /// integer when its value has no fractional part, however it is written, so `35610`,
 /// `35610.0`, `3.561e4` and `356100e-1` are all 35610, while `1.5` and `1e-1` are not.
 /// Worked out on the digits, never through a `Double`, so no large value is rounded.
-enum JSONInteger: Equatable {
+package enum JSONInteger: Equatable {
     /// The number is this integer.
     case value(Int)
     /// The number is an integer beyond `Int` (positive or negative).
@@ -12,7 +12,7 @@ enum JSONInteger: Equatable {
 
     /// Reads `text`, which must already follow the JSON number grammar (the parser checked
     /// it): `-? int frac? exp?`. Costs one pass over the text, whatever its exponent.
-    init(_ text: String) {
+    package init(_ text: String) {
         let bytes = Array(text.utf8)
         var index = 0
         let negative = bytes.first == UInt8(ascii: "-")

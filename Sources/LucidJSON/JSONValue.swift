@@ -29,7 +29,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// What kind of value this is, for error messages: "an object", "a string", …
-    var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

@@ -1,8 +1,9 @@
 import Foundation
+import LucidJSON
 import LucidModel
 
 /// A dream as a client sends it: the server fills in what is left out.
-struct NewDream: Sendable {
+package struct NewDream: Sendable {
     var id: UUID?
     var description: String
     var creature: Creature
@@ -14,7 +15,7 @@ struct NewDream: Sendable {
     var tags: [String]
 
     /// The dream as the reducer takes it, created now with a fresh id if it has none.
-    func dream(createdAt now: Timestamp, newID: () -> UUID) -> Dream {
+    package func dream(createdAt now: Timestamp, newID: () -> UUID) -> Dream {
         Dream(
             id: id ?? newID(), description: description, creature: creature, effects: effects,
             numberOfCreatures: numberOfCreatures, dreamtOn: dreamtOn, lucid: lucid, tags: tags, createdAt: now)
@@ -22,7 +23,7 @@ struct NewDream: Sendable {
 }
 
 /// An action as a client sends it, before the server stamps it with ids and the time.
-enum ActionRequest: Sendable {
+package enum ActionRequest: Sendable {
     case addDream(NewDream, index: Int?)
     case updateDream(id: UUID, changes: DreamChanges)
     case deleteDream(id: UUID)
@@ -31,7 +32,7 @@ enum ActionRequest: Sendable {
     case setFavoriteCreature(Creature)
 
     /// The action to reduce: new dreams get their id and creation time, edits their time.
-    func stamped(at now: Timestamp, newID: () -> UUID) -> Action {
+    package func stamped(at now: Timestamp, newID: () -> UUID) -> Action {
         switch self {
         case .addDream(let dream, let index): .addDream(dream.dream(createdAt: now, newID: newID), index: index)
         case .updateDream(let id, let changes): .updateDream(id: id, changes: changes, at: now)
@@ -50,7 +51,7 @@ extension FieldReader {
 
     /// A new dream at `pointer`; the domain's rules are checked here too, so one answer
     /// lists every bad field.
-    mutating func newDream(_ value: JSONValue, at pointer: String) -> NewDream? {
+    package mutating func newDream(_ value: JSONValue, at pointer: String) -> NewDream? {
         guard let members = object(value, at: pointer, allowed: Self.editableFields.union(["id"])) else { return nil }
         let id = optional(members, "id", at: pointer) { $0.uuid($1, at: $2) }
         let description = required(members, "description", at: pointer) { $0.string($1, at: $2) }
@@ -73,7 +74,7 @@ extension FieldReader {
     }
 
     /// The editable fields present in the object at `pointer`, beside `extra` allowed members.
-    mutating func changes(_ value: JSONValue, at pointer: String, extra: Set<String> = []) -> DreamChanges? {
+    package mutating func changes(_ value: JSONValue, at pointer: String, extra: Set<String> = []) -> DreamChanges? {
         guard let members = object(value, at: pointer, allowed: Self.editableFields.union(extra)) else { return nil }
         let before = failures
         var changes = DreamChanges()
@@ -94,7 +95,7 @@ extension FieldReader {
     }
 
     /// One action of a batch, at `pointer`.
-    mutating func action(_ value: JSONValue, at pointer: String) -> ActionRequest? {
+    package mutating func action(_ value: JSONValue, at pointer: String) -> ActionRequest? {
         guard case .object = value else {
             fail(pointer, "must be an object, not \(value.kindDescription)")
             return nil

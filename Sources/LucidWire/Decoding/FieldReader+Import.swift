@@ -1,4 +1,5 @@
 import Foundation
+import LucidJSON
 import LucidModel
 
 /// Reading the dreams of an imported file: a Lucid export's dreams, a Day One export's

@@ -6,11 +6,11 @@
 /// not looked for: nothing reads them, and the set of names would cost more than they do).
 extension JSONParser {
     /// What a value is, told by its first byte.
-    enum Kind: Equatable {
+    package enum Kind: Equatable {
         case object, array, string, number, bool, null
 
         /// As error messages name it: "an object", "a string", …
-        var description: String {
+        package var description: String {
             switch self {
             case .object: "an object"
             case .array: "an array"
@@ -23,14 +23,14 @@ extension JSONParser {
     }
 
     /// A parser for reading `bytes` piece by piece. The caller has checked they are UTF-8.
-    static func pieces(_ bytes: [UInt8]) -> JSONParser {
+    package static func pieces(_ bytes: [UInt8]) -> JSONParser {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         return parser
     }
 
     /// The kind of the value that begins here.
-    func kind() throws(JSONSyntaxError) -> Kind {
+    package func kind() throws(JSONSyntaxError) -> Kind {
         guard index < bytes.count else { throw error("unexpected end of the document") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return .object
@@ -44,7 +44,7 @@ extension JSONParser {
     }
 
     /// Reads the `{` of the object that begins here.
-    mutating func openObject() throws(JSONSyntaxError) {
+    package mutating func openObject() throws(JSONSyntaxError) {
         guard try kind() == .object else { throw error("expected an object") }
         try nest()
         index += 1
@@ -55,7 +55,7 @@ extension JSONParser {
     /// read yet. Duplicate names are the caller's to refuse (see `duplicate(_:)`), among the
     /// members it reads: a set of every name of an object of millions of members that nothing
     /// reads would cost more than the body.
-    mutating func nextMember(first: Bool) throws(JSONSyntaxError) -> String? {
+    package mutating func nextMember(first: Bool) throws(JSONSyntaxError) -> String? {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of the document") }
         if bytes[index] == UInt8(ascii: "}") {
@@ -78,10 +78,10 @@ extension JSONParser {
     }
 
     /// The error for a member named twice, as `parse(_:)` reports it.
-    func duplicate(_ name: String) -> JSONSyntaxError { error("duplicate member \"\(name)\"") }
+    package func duplicate(_ name: String) -> JSONSyntaxError { error("duplicate member \"\(name)\"") }
 
     /// Reads the `[` of the array that begins here.
-    mutating func openArray() throws(JSONSyntaxError) {
+    package mutating func openArray() throws(JSONSyntaxError) {
         guard try kind() == .array else { throw error("expected an array") }
         try nest()
         index += 1
@@ -90,7 +90,7 @@ extension JSONParser {
     /// Reads on to the next element of the array opened last: true if there is one (the
     /// parser stands at it), false once the array's `]` is read. `first` says whether no
     /// element was read yet.
-    mutating func nextElement(first: Bool) throws(JSONSyntaxError) -> Bool {
+    package mutating func nextElement(first: Bool) throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of the document") }
         if bytes[index] == UInt8(ascii: "]") {
@@ -111,7 +111,7 @@ extension JSONParser {
     /// Skips the value that begins here, checking its grammar, and answers how many values
     /// it holds (itself, and every member and element within, at any depth).
     @discardableResult
-    mutating func skip() throws(JSONSyntaxError) -> Int {
+    package mutating func skip() throws(JSONSyntaxError) -> Int {
         switch try kind() {
         case .object:
             try openObject()
@@ -144,7 +144,7 @@ extension JSONParser {
     /// The value that begins here, if it holds at most `limit` values; otherwise it is
     /// skipped and the answer is `nil`. A member of 10 million numbers costs a count, not
     /// 10 million values in memory.
-    mutating func value(atMost limit: Int) throws(JSONSyntaxError) -> JSONValue? {
+    package mutating func value(atMost limit: Int) throws(JSONSyntaxError) -> JSONValue? {
         let start = index
         guard try skip() <= limit else { return nil }
         index = start
@@ -152,7 +152,7 @@ extension JSONParser {
     }
 
     /// Reads the white space after the document and checks that nothing else follows.
-    mutating func finish() throws(JSONSyntaxError) {
+    package mutating func finish() throws(JSONSyntaxError) {
         skipWhitespace()
         guard index == bytes.count else { throw error("unexpected text after the document") }
     }

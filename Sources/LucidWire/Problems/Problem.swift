@@ -1,4 +1,4 @@
-import LucidHTTP
+import LucidJSON
 import LucidModel
 
 /// An RFC 9457 problem document: every error answer of the API.
@@ -29,7 +29,7 @@ public struct Problem: Error, Sendable {
         case unavailable
         case `internal`
 
-        var status: Int {
+        package var status: Int {
             switch self {
             case .badRequest: 400
             case .unauthorized: 401
@@ -86,6 +86,12 @@ public struct Problem: Error, Sendable {
 
         public var location: Location
         public var detail: String
+
+        /// The fault `detail` at `location`.
+        public init(location: Location, detail: String) {
+            self.location = location
+            self.detail = detail
+        }
     }
 
     public var kind: Kind
@@ -99,10 +105,10 @@ public struct Problem: Error, Sendable {
     /// line only: `response(requestID:)` never renders it, so a client learns nothing of our
     /// internals. It must never hold a secret or dream text; SQLite messages name tables,
     /// columns and constraints, not the values bound to a statement.
-    var logDetail: String?
+    package var logDetail: String?
     /// Set when the journal's state refused the request (an unknown dream, an index past
     /// the end): the same request may succeed later, so the answer is not kept for retries.
-    var concernsJournal = false
+    package var concernsJournal = false
 
     /// A problem of `kind` explained by `detail`.
     public init(_ kind: Kind, _ detail: String, faults: [Fault] = [], headers: [(name: String, value: String)] = []) {
@@ -114,7 +120,7 @@ public struct Problem: Error, Sendable {
 
     /// A 422 naming each invalid field, at most `FieldReader.errorLimit` of them; the rest,
     /// and the `omitted` ones a reader only counted, are counted in `moreErrors`.
-    static func invalid(_ errors: [FieldError], under prefix: String = "", omitted: Int = 0) -> Problem {
+    package static func invalid(_ errors: [FieldError], under prefix: String = "", omitted: Int = 0) -> Problem {
         var problem = Problem(
             .validationFailed, "One or more fields are invalid.",
             faults: errors.prefix(FieldReader.errorLimit).map { Fault(location: .pointer(prefix + $0.pointer), detail: $0.detail) })
@@ -123,7 +129,7 @@ public struct Problem: Error, Sendable {
     }
 
     /// The 400 for a body that is not a JSON document.
-    static func syntax(_ error: JSONSyntaxError) -> Problem {
+    package static func syntax(_ error: JSONSyntaxError) -> Problem {
         switch error {
         case .notUTF8: Problem(.badRequest, "The body is not valid UTF-8.")
         case .invalid(let reason, let offset): Problem(.badRequest, "The body is not JSON: \(reason) at byte \(offset).")
@@ -132,12 +138,12 @@ public struct Problem: Error, Sendable {
     }
 
     /// A 400 naming a bad query parameter.
-    static func badParameter(_ name: String, _ detail: String) -> Problem {
+    package static func badParameter(_ name: String, _ detail: String) -> Problem {
         Problem(.badRequest, "The query parameter \(name) is invalid.", faults: [Fault(location: .parameter(name), detail: detail)])
     }
 
-    /// The problem as a response with `application/problem+json`, carrying `requestID`.
-    func response(requestID: String) -> Response {
+    /// The problem document (RFC 9457) as `application/problem+json` bytes, carrying `requestID`.
+    package func document(requestID: String) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("type"); writer.string("/problems/" + kind.rawValue)
@@ -163,8 +169,6 @@ public struct Problem: Error, Sendable {
         }
         writer.key("requestId"); writer.string(requestID)
         writer.endObject()
-        return Response(
-            status: kind.status, headers: [("Content-Type", "application/problem+json")] + headers, body: writer.bytes)
+        return writer.bytes
     }
-
 }

@@ -1,6 +1,7 @@
 import Testing
 import LucidModel
-@testable import LucidAPI
+@testable import LucidJSON
+@testable import LucidWire
 
 /// JSON numbers read as JSON Schema reads integers: by value, not by spelling.
 @Suite struct JSONIntegerTests {

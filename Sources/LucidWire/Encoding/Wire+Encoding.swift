@@ -1,4 +1,5 @@
 import Foundation
+import LucidJSON
 import LucidModel
 import LucidStore
 
@@ -164,11 +165,17 @@ extension User: JSONRepresentable {
 }
 
 /// `{version, diff}`: the answer to undo, redo, a batch of actions, and "what changed since".
-struct VersionedDiff: JSONRepresentable {
-    var version: Int
-    var diff: ModelDiff
+package struct VersionedDiff: JSONRepresentable {
+    package var version: Int
+    package var diff: ModelDiff
 
-    func write(to writer: inout JSONWriter) {
+    /// The diff that brings a client to `version`.
+    package init(version: Int, diff: ModelDiff) {
+        self.version = version
+        self.diff = diff
+    }
+
+    package func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("version"); writer.int(version)
         writer.key("diff"); writer.value(diff)

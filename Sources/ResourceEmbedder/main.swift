@@ -33,10 +33,10 @@ case "migrations", "postgres-migrations":
     source += "import LucidStore\n\nextension Migration {\n"
     if kind == "migrations" {
         source += "    /// The migrations of the top-level `migrations/` folder, in order.\n"
-        source += "    static let embedded: [Migration] = [\n"
+        source += "    package static let embedded: [Migration] = [\n"
     } else {
         source += "    /// The migrations of `migrations/postgresql/`, in order.\n"
-        source += "    static let postgres: [Migration] = [\n"
+        source += "    package static let postgres: [Migration] = [\n"
     }
     for path in paths {
         let url = URL(fileURLWithPath: path)

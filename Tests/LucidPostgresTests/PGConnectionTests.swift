@@ -51,8 +51,8 @@ struct PGConnectionTests {
 
     @Test func migrationsRunOnceInOrderAndAreRecorded() throws {
         let connection = try database()
-        #expect(try PGMigrator.migrate(connection) == Migration.postgresNames)
-        #expect(try PGMigrator.migrate(connection).isEmpty)
+        #expect(try connection.migrate(to: Migration.postgres) == Migration.postgresNames)
+        #expect(try connection.migrate(to: Migration.postgres).isEmpty)
         let recorded = try connection.execute("SELECT name FROM schema_migrations ORDER BY name").rows.map { $0[0] }
         #expect(recorded == Migration.postgresNames.map(Optional.some))
         #expect(try connection.execute("SELECT count(*) FROM users").rows == [["0"]])
@@ -64,7 +64,7 @@ struct PGConnectionTests {
         let results = Mutex<[[String]]>([])
         // Four instances, each with its own connection, at once.
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            let names = (try? PGMigrator.migrate(try PGConnection(url: url), migrations)) ?? ["failed"]
+            let names = (try? PGConnection(url: url).migrate(to: migrations)) ?? ["failed"]
             results.withLock { $0.append(names) }
         }
         let all = results.withLock { $0 }

@@ -127,13 +127,13 @@ import Testing
             let connection = try Connection(path: database.location)
             let before = Migration.embedded.prefix { $0.name < "0009" }
             #expect(before.last?.name == "0008_shares")
-            try Migrator.migrate(connection, to: Array(before))
+            try connection.migrate(to: Array(before))
             try connection.execute(revisions)
         case .postgres:
             let connection = try PGConnection(url: database.location)
             let before = Migration.postgres.prefix { $0.name < "0004" }
             #expect(before.last?.name == "0003_live_revision_per_dream")
-            try PGMigrator.migrate(connection, Array(before))
+            try connection.migrate(to: Array(before))
             try connection.executeScript(revisions + """
                 INSERT INTO journals (user_id, version, undo_top, redo_top) VALUES ('\(user)', 2, 2, NULL);
                 """)

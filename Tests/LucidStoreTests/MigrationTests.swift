@@ -41,9 +41,9 @@ import Testing
     @Test func runningTheMigrationsAgainDoesNothing() throws {
         let database = try TemporaryDatabase()
         let connection = try database.connection()
-        #expect(try Migrator.migrate(connection, to: Migration.embedded) == Migration.embedded.map(\.name))
+        #expect(try connection.migrate(to: Migration.embedded) == Migration.embedded.map(\.name))
         let schema = try Self.schema(of: connection)
-        #expect(try Migrator.migrate(connection, to: Migration.embedded) == [])
+        #expect(try connection.migrate(to: Migration.embedded) == [])
         #expect(try Self.schema(of: connection) == schema)
     }
 
@@ -81,7 +81,7 @@ import Testing
             // schema gets them here by hand, unrecorded; 0004 rebuilds it without them, and
             // 0009 adds them back.
             let connection = try database.connection()
-            try Migrator.migrate(connection, to: before)
+            try connection.migrate(to: before)
             try connection.execute("""
                 ALTER TABLE dream_revisions ADD COLUMN lucid INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE dream_revisions ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
@@ -129,10 +129,10 @@ import Testing
     @Test func aBrokenMigrationRollsBackWhole() throws {
         let database = try TemporaryDatabase()
         let connection = try database.connection()
-        try Migrator.migrate(connection, to: Migration.embedded)
+        try connection.migrate(to: Migration.embedded)
         let schema = try Self.schema(of: connection)
         let broken = Migration(name: "9999_broken", sql: "CREATE TABLE half (id INTEGER); INSERT INTO nowhere VALUES (1);")
-        #expect(throws: Migrator.Failure.self) { try Migrator.migrate(connection, to: Migration.embedded + [broken]) }
+        #expect(throws: MigrationFailure<SQLiteError>.self) { try connection.migrate(to: Migration.embedded + [broken]) }
         #expect(try Self.schema(of: connection) == schema)
         #expect(try Self.applied(in: connection) == Migration.embedded.map(\.name))
     }

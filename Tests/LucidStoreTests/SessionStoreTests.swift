@@ -198,10 +198,10 @@ import Testing
         switch kind {
         case .sqlite:
             let before = Migration.embedded.filter { $0.name < "0010" }
-            try Migrator.migrate(Connection(path: database.location), to: before)
+            try Connection(path: database.location).migrate(to: before)
         case .postgres:
             let before = Migration.postgres.filter { $0.name < "0005" }
-            try PGMigrator.migrate(PGConnection(url: database.location), before)
+            try PGConnection(url: database.location).migrate(to: before)
         }
         try database.execute("""
             INSERT INTO users (id, username, password_hash, created_at) VALUES ('\(id)', 'ada', 'hash', 0);

@@ -4,28 +4,29 @@ import LucidStore
 /// Deleting one user and every row of theirs, for PostgreSQL, inside the caller's
 /// transaction (read committed: each statement sees what committed before it began).
 ///
-/// ``tables`` names every table that keeps a user's rows, with the condition that picks
-/// them, children before the rows they refer to; the sessions and the user's own row go
-/// last. A table added to the schema that holds a user's rows needs its line here (and in
-/// the SQLite store's list): `AccountDeletionTests` fails for any table left with a row of a
-/// deleted user.
+/// Every kind of ``UserData`` goes, in its order; the sessions and the user's own row last.
 struct PGAccountErasure {
     let connection: PGConnection
 
-    /// Each table that keeps a user's rows, and which rows are the user's: `$1` is their id.
-    static let tables: [(name: String, rows: String)] = [
-        ("dream_revisions", "user_id = $1"),
-        ("versions", "user_id = $1"),
-        ("journals", "user_id = $1"),
-        ("idempotency_keys", "user_id = $1"),
-        ("device_states", "user_id = $1"),
-        ("shares", "user_id = $1"),
-        ("dream_search", "user_id = $1"),
-        ("search_backfill", "user_id = $1"),
-    ]
+    /// The table that keeps `data`, if one does apart from the others, and which of its
+    /// rows are the user's: `$1` is their id.
+    static func table(of data: UserData) -> (name: String, rows: String)? {
+        switch data {
+        // Ended revisions are found through an index on the revisions themselves.
+        case .revisionSpans: nil
+        case .dreamRevisions: ("dream_revisions", "user_id = $1")
+        case .versions: ("versions", "user_id = $1")
+        case .journal: ("journals", "user_id = $1")
+        case .idempotencyKeys: ("idempotency_keys", "user_id = $1")
+        case .deviceStates: ("device_states", "user_id = $1")
+        case .shares: ("shares", "user_id = $1")
+        case .searchIndex: ("dream_search", "user_id = $1")
+        case .searchBackfill: ("search_backfill", "user_id = $1")
+        }
+    }
 
     /// Every table a deletion deletes rows from.
-    static let touched = tables.map(\.name) + ["sessions", "users"]
+    static let touched = UserData.allCases.compactMap(table).map(\.name) + ["sessions", "users"]
 
     /// Deletes `user` and every row of theirs if the session with `tokenHash` is still theirs
     /// and their password hash is still `passwordHash`; answers what it did.
@@ -47,7 +48,9 @@ struct PGAccountErasure {
         else { return .noSuchSession }
         guard account[0] == passwordHash else { return .passwordChanged }
         try connection.execute("SELECT 1 FROM journals WHERE user_id = $1 FOR UPDATE", [id])
-        for table in Self.tables { try connection.execute("DELETE FROM \(table.name) WHERE \(table.rows)", [id]) }
+        for table in UserData.allCases.compactMap(Self.table) {
+            try connection.execute("DELETE FROM \(table.name) WHERE \(table.rows)", [id])
+        }
         let sessions = try connection.execute("DELETE FROM sessions WHERE user_id = $1 RETURNING token_hash", [id]).rows.compactMap { $0[0] }
         try connection.execute("DELETE FROM users WHERE id = $1", [id])
         return .erased(sessions: sessions)

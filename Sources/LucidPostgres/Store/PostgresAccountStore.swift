@@ -20,15 +20,7 @@ public final class PostgresAccountStore: AccountStore {
     ) throws(AccountError) {
         let registered = try run { (connection) throws(PGError) -> Bool in
             try connection.transaction { () throws(PGError) -> Bool in
-                // Only a taken name is `.usernameTaken`; any other clash (an id in use) fails as a constraint.
-                let inserted = try connection.execute("""
-                    INSERT INTO users (id, username, password_hash, created_at) VALUES ($1, $2, $3, $4)
-                    ON CONFLICT (username) DO NOTHING
-                    """, [user.id.uuidString, user.username, passwordHash, String(user.createdAt.millisecondsSince1970)]).affected
-                guard inserted == 1 else { return false }
-                try Self.insert(session, for: user.id, on: connection)
-                if let request { try PGBesideRows(connection: connection).keep(session: session.tokenHash, for: request, of: user.id) }
-                return true
+                try PGAccountRows(connection: connection).register(user, passwordHash: passwordHash, session: session, keeping: request)
             }
         }
         guard registered else { throw .usernameTaken }
@@ -57,21 +49,7 @@ public final class PostgresAccountStore: AccountStore {
     ) throws(AccountError) -> [String] {
         let revoked = try run { (connection) throws(PGError) -> [String]? in
             try connection.transaction { () throws(PGError) -> [String]? in
-                // The user's row first, locked until the commit: a sign-in that checked the old
-                // password waits for it, then finds the password changed (see `insert`), and a
-                // change from another session of the user waits, then finds its session revoked.
-                try connection.execute("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [user.uuidString])
-                guard try !connection.execute(
-                    "SELECT 1 FROM sessions WHERE token_hash = $1 AND user_id = $2", [tokenHash, user.uuidString]
-                ).rows.isEmpty else { return nil }
-                try connection.execute("UPDATE users SET password_hash = $2 WHERE id = $1", [user.uuidString, hash])
-                let revoked = try connection.execute(
-                    "DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash", [user.uuidString, tokenHash]
-                ).rows.compactMap { $0[0] }
-                if let request {
-                    try PGBesideRows(connection: connection).keep(KeptAnswer(status: 204, headers: [], body: []), for: request, of: user)
-                }
-                return revoked
+                try PGAccountRows(connection: connection).changePassword(of: user, to: hash, sparing: tokenHash, keeping: request)
             }
         }
         guard let revoked else { throw .noSuchSession }
@@ -80,7 +58,7 @@ public final class PostgresAccountStore: AccountStore {
 
     public func createSession(_ session: NewSession, for user: UUID, provedBy passwordHash: String) throws(AccountError) {
         let opened = try run { (connection) throws(PGError) -> Bool in
-            try Self.insert(session, for: user, provedBy: passwordHash, on: connection)
+            try PGAccountRows(connection: connection).insertSession(session, for: user, provedBy: passwordHash)
         }
         guard opened else { throw .passwordChanged }
     }
@@ -97,21 +75,8 @@ public final class PostgresAccountStore: AccountStore {
     ) throws(AccountError) -> KeyedSession {
         let outcome = try run { (connection) throws(PGError) -> KeyedSession? in
             try connection.transaction { () throws(PGError) -> KeyedSession? in
-                let keys = PGBesideRows(connection: connection)
-                // The user's row, locked: two processes retrying one key take turns, and a
-                // password change waits for this session (or this for it, and then opens none).
-                let current = try connection.execute("SELECT password_hash FROM users WHERE id = $1 FOR UPDATE", [user.uuidString])
-                guard current.rows.first?[0] == passwordHash else { return nil }
-                let earlier = try keys.session(of: request.key, for: user, notBefore: notBefore)
-                if let earlier, earlier.fingerprint != request.fingerprint || earlier.session == nil { return .keyUsedElsewhere }
-                try Self.insert(session, for: user, on: connection)
-                guard let closing = earlier?.session else {
-                    try keys.keep(session: session.tokenHash, for: request, of: user)
-                    return .opened
-                }
-                try connection.execute("DELETE FROM sessions WHERE token_hash = $1", [closing])
-                try keys.move(request.key, of: user, to: session.tokenHash)
-                return .reopened(closing: closing)
+                try PGAccountRows(connection: connection).openSession(
+                    session, for: user, provedBy: passwordHash, keeping: request, notBefore: notBefore)
             }
         }
         guard let outcome else { throw .passwordChanged }
@@ -175,32 +140,6 @@ public final class PostgresAccountStore: AccountStore {
                     SELECT token_hash FROM sessions WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2)
                 """, [String(now.millisecondsSince1970), String(limit)]).affected
         }
-    }
-
-    private static let sessionColumns = "token_hash, id, user_id, name, created_at, last_used_at, expires_at"
-
-    private static func insert(_ session: NewSession, for user: UUID, on connection: PGConnection) throws(PGError) {
-        try connection.execute(
-            "INSERT INTO sessions (\(sessionColumns)) VALUES ($1, $2, $3, $4, $5, $5, $6)", values(session, for: user))
-    }
-
-    /// Inserts `session` if `passwordHash` is still the user's; answers whether it did. The
-    /// user's row is locked while it looks (`FOR SHARE`), so a password change committing
-    /// meanwhile is either waited for (and then the hash differs) or waits for this insert
-    /// (and then revokes the session it made).
-    private static func insert(
-        _ session: NewSession, for user: UUID, provedBy passwordHash: String, on connection: PGConnection
-    ) throws(PGError) -> Bool {
-        try connection.execute("""
-            INSERT INTO sessions (\(sessionColumns))
-            SELECT $1::text, $2::uuid, $3::uuid, $4::text, $5::bigint, $5::bigint, $6::bigint
-            FROM users WHERE id = $3::uuid AND password_hash = $7::text FOR SHARE
-            """, values(session, for: user) + [passwordHash]).affected == 1
-    }
-
-    private static func values(_ session: NewSession, for user: UUID) -> [String?] {
-        [session.tokenHash, session.id.uuidString, user.uuidString, session.name, String(session.createdAt.millisecondsSince1970),
-         session.expiresAt.map { String($0.millisecondsSince1970) }]
     }
 
     /// The session in five columns: id, name, created_at, last_used_at, expires_at.

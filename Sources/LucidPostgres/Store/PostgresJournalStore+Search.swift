@@ -11,17 +11,15 @@ extension PostgresJournalStore {
     /// every dream to be checked.
     public func searchCandidates(of user: UUID, matching terms: SearchTerms) throws(JournalError) -> SearchCandidates {
         guard !terms.isEmpty else { return SearchCandidates(snapshot: try head(of: user), ids: nil) }
-        for _ in 0..<Self.searchTries {
-            let (version, ids) = try run { (rows) throws(PGError) in try PGSearchRows(connection: rows.connection).matches(of: user, terms) }
-            if let head = heads.withLock({ $0.head(of: user) }), head.version == version {
-                return SearchCandidates(snapshot: head.snapshot, ids: ids)
-            }
+        return try SearchCandidates.reading { () throws(JournalError) in
+            try run { (rows) throws(PGError) in try PGSearchRows(connection: rows.connection).matches(of: user, terms) }
+        } head: { (version) throws(JournalError) in
+            // The cached head first: reading the database's is a round trip.
+            if let head = heads.withLock({ $0.head(of: user) }), head.version == version { return head.snapshot }
             let head = try current(user)
-            if head.version == version { return SearchCandidates(snapshot: head.snapshot, ids: ids) }
+            return head.version == version ? head.snapshot : nil
+        } fallback: { () throws(JournalError) in
+            try head(of: user)
         }
-        return SearchCandidates(snapshot: try head(of: user), ids: nil)
     }
-
-    /// How many times a search reads the index before it checks every dream instead.
-    static let searchTries = 3
 }

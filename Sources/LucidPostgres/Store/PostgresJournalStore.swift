@@ -68,19 +68,22 @@ public final class PostgresJournalStore: JournalStore {
         pool = PGPool(url: url, size: connections)
         size = PGDatabaseSize(pool: pool)
         heads = Mutex(HeadCache(limit: headCacheBytes))
-        let newer: String?
+        let migrated: Result<[String], MigrationFailure<PGError>>
         do throws(PGError) {
-            newer = try pool.withConnection { (connection) throws(PGError) in
-                try PGMigrator.migrate(connection)
-                let newer = try PGMigrator.unknown(connection)
+            migrated = try pool.withConnection { (connection) throws(PGError) in
+                let migrated = Result { () throws(MigrationFailure<PGError>) in try connection.migrate(to: Migration.postgres) }
                 // Journals written before the search index get theirs before anything is served.
-                if newer == nil { try PGSearchRows(connection: connection).backfill() }
-                return newer
+                if case .success = migrated { try PGSearchRows(connection: connection).backfill() }
+                return migrated
             }
         } catch {
             throw .server("\(error)")
         }
-        if let newer { throw .newerSchema(newer) }
+        switch migrated {
+        case .success: break
+        case .failure(.unknownMigration(let newer)): throw .newerSchema(newer)
+        case .failure(.database(let error)): throw .server("\(error)")
+        }
         relay = PGRelay(url: url, pool: pool)
         notifier = PGNotifier(url: url)
         // What another process deleted is dropped from this one's memory when it hears of it.
@@ -99,9 +102,9 @@ public final class PostgresJournalStore: JournalStore {
     }
 
     public func model(of user: UUID, at version: Int) throws(JournalError) -> Snapshot {
-        let head = try current(user)
-        guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
-        if version == head.version { return head.snapshot }
+        let head = try current(user).snapshot
+        try head.requireVersion(version)
+        if version == head.version { return head }
         return try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { (rows) throws(JournalError) in
             try requireOwner(user, in: rows)
             let favorite = try storage { () throws(PGError) in try rows.favorite(of: user, at: version) }
@@ -113,18 +116,16 @@ public final class PostgresJournalStore: JournalStore {
     public func history(of user: UUID, before: Int?, limit: Int, maxActionBytes: Int) throws(JournalError) -> HistoryPage {
         let head = try current(user)
         let rows = try run { (rows) throws(PGError) in
-            try rows.versions(of: user, before: before ?? head.version + 1, limit: limit, budget: maxActionBytes)
+            try rows.versions(of: user, before: head.snapshot.historyStart(before: before), limit: limit, budget: maxActionBytes)
         }
         do throws(StoreFailure) { return try HistoryPage(rows, head: head) } catch { throw .storage(error) }
     }
 
     public func events(of user: UUID, after version: Int, limit: Int) throws(JournalError) -> [JournalEvent] {
-        let head = try current(user)
-        guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
-        guard version < head.version, limit > 0 else { return [] }
+        guard let missed = try current(user).snapshot.versions(after: version, limit: limit) else { return [] }
         return try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { (rows) throws(JournalError) in
             try requireOwner(user, in: rows)
-            return try storage { () throws(PGError) in try Self.events(of: user, after: version, through: min(head.version, version + limit), in: rows) }
+            return try storage { () throws(PGError) in try Self.events(of: user, after: version, through: missed.upperBound, in: rows) }
         }
     }
 
@@ -165,11 +166,7 @@ public final class PostgresJournalStore: JournalStore {
     ) throws(JournalError) -> Commit {
         try write(user, keeping: receipt) { (head, keys, context) throws(JournalError) in
             try head.check(expecting: expecting)
-            let entry: Int
-            switch direction {
-            case .undo: guard let top = head.undoTop else { throw .nothingToUndo }; entry = top
-            case .redo: guard let top = head.redoTop else { throw .nothingToRedo }; entry = top
-            }
+            let entry = try head.stackTop(direction)
             let change = try context.stackChange(entry)
             return head.step(direction, of: change, keys: keys, at: time)
         }

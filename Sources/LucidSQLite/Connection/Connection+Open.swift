@@ -16,11 +16,11 @@ extension Connection {
         let connection: Connection
         do throws(SQLiteError) { connection = try Connection(path: path) } catch { throw .database(error.description) }
         connection.claim = claim
-        do throws(Migrator.Failure) {
-            try Migrator.migrate(connection, to: migrations)
+        do throws(MigrationFailure<SQLiteError>) {
+            try connection.migrate(to: migrations)
         } catch {
             switch error {
-            case .sqlite(let error): throw .database(error.description)
+            case .database(let error): throw .database(error.description)
             case .unknownMigration(let name): throw .newerSchema(name)
             }
         }

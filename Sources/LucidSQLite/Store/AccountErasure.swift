@@ -4,28 +4,26 @@ import LucidStore
 /// Deleting one user and every row of theirs, over one connection, inside the caller's
 /// transaction.
 ///
-/// ``tables`` names every table that keeps a user's rows, with the condition that picks
-/// them, children before the rows they refer to; the sessions and the user's own row go
-/// last. A table added to the schema that holds a user's rows needs its line here (and in
-/// the PostgreSQL store's list): `AccountDeletionTests` fails for any table left with a row
-/// of a deleted user.
+/// Every kind of ``UserData`` goes, in its order; the sessions and the user's own row last.
 struct AccountErasure {
     let connection: Connection
 
-    /// Each table that keeps a user's rows, and which rows are the user's: `?1` is their id.
-    static let tables: [(name: String, rows: String)] = [
+    /// The table that keeps `data`, and which of its rows are the user's: `?1` is their id.
+    static func table(of data: UserData) -> (name: String, rows: String) {
+        switch data {
         // The R*Tree of ended revisions holds only their ids, found through the revisions.
-        ("dream_revision_spans", "id IN (SELECT id FROM dream_revisions WHERE user_id = ?1)"),
-        ("dream_revisions", "user_id = ?1"),
-        ("versions", "user_id = ?1"),
-        ("journals", "user_id = ?1"),
-        ("idempotency_keys", "user_id = ?1"),
-        ("device_states", "user_id = ?1"),
-        ("shares", "user_id = ?1"),
-        // The search index: its rows' triggers write FTS5 delete markers (see `optimize`).
-        ("dream_search_rows", "user_id = ?1"),
-        ("search_backfill", "user_id = ?1"),
-    ]
+        case .revisionSpans: ("dream_revision_spans", "id IN (SELECT id FROM dream_revisions WHERE user_id = ?1)")
+        case .dreamRevisions: ("dream_revisions", "user_id = ?1")
+        case .versions: ("versions", "user_id = ?1")
+        case .journal: ("journals", "user_id = ?1")
+        case .idempotencyKeys: ("idempotency_keys", "user_id = ?1")
+        case .deviceStates: ("device_states", "user_id = ?1")
+        case .shares: ("shares", "user_id = ?1")
+        // Its rows' triggers write FTS5 delete markers (see `optimize` below).
+        case .searchIndex: ("dream_search_rows", "user_id = ?1")
+        case .searchBackfill: ("search_backfill", "user_id = ?1")
+        }
+    }
 
     /// Deletes `user` and every row of theirs if the session with `tokenHash` is still theirs
     /// and their password hash is still `passwordHash`; answers what it did.
@@ -37,7 +35,9 @@ struct AccountErasure {
         let proved = try connection.statement("SELECT 1 FROM users WHERE id = ? AND password_hash = ?")
             .query(id, .text(passwordHash)) { _ in true }
         guard !proved.isEmpty else { return .passwordChanged }
-        for table in Self.tables { try connection.statement("DELETE FROM \(table.name) WHERE \(table.rows)").run(id) }
+        for table in UserData.allCases.map(Self.table) {
+            try connection.statement("DELETE FROM \(table.name) WHERE \(table.rows)").run(id)
+        }
         // FTS5 (before SQLite 3.42's secure-delete option) only marks a row's words deleted;
         // the words stay in older index segments until they are merged. Merging them all
         // rewrites the index without the user's words (the old pages zeroed by secure_delete).

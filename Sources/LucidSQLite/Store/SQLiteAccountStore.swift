@@ -20,16 +20,7 @@ public final class SQLiteAccountStore: AccountStore {
     ) throws(AccountError) {
         let registered = try run { (connection) throws(SQLiteError) -> Bool in
             try connection.transaction { () throws(SQLiteError) -> Bool in
-                // Only a taken name is `.usernameTaken`; any other clash (an id in use) fails as a constraint.
-                try connection.statement("""
-                    INSERT INTO users (id, username, password_hash, created_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (username) DO NOTHING
-                    """).run(.text(user.id.uuidString), .text(user.username), .text(passwordHash),
-                             .integer(user.createdAt.millisecondsSince1970))
-                guard connection.changes == 1 else { return false }
-                try Self.insert(session, for: user.id, on: connection)
-                if let request { try KeyTables(connection: connection).keep(session: session.tokenHash, for: request, of: user.id) }
-                return true
+                try AccountTables(connection: connection).register(user, passwordHash: passwordHash, session: session, keeping: request)
             }
         }
         guard registered else { throw .usernameTaken }
@@ -55,18 +46,7 @@ public final class SQLiteAccountStore: AccountStore {
     ) throws(AccountError) -> [String] {
         let revoked = try run { (connection) throws(SQLiteError) -> [String]? in
             try connection.transaction { () throws(SQLiteError) -> [String]? in
-                // One connection writes accounts, so nothing can come between this check and the writes.
-                let asking = try connection.statement("SELECT 1 FROM sessions WHERE token_hash = ? AND user_id = ?")
-                    .query(.text(tokenHash), .text(user.uuidString)) { _ in true }
-                guard !asking.isEmpty else { return nil }
-                try connection.statement("UPDATE users SET password_hash = ? WHERE id = ?").run(.text(hash), .text(user.uuidString))
-                let revoked = try connection.statement(
-                    "DELETE FROM sessions WHERE user_id = ? AND token_hash != ? RETURNING token_hash"
-                ).query(.text(user.uuidString), .text(tokenHash)) { $0.text(0) }
-                if let request {
-                    try KeyTables(connection: connection).keep(KeptAnswer(status: 204, headers: [], body: []), for: request, of: user)
-                }
-                return revoked
+                try AccountTables(connection: connection).changePassword(of: user, to: hash, sparing: tokenHash, keeping: request)
             }
         }
         guard let revoked else { throw .noSuchSession }
@@ -75,7 +55,7 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func createSession(_ session: NewSession, for user: UUID, provedBy passwordHash: String) throws(AccountError) {
         let opened = try run { (connection) throws(SQLiteError) -> Bool in
-            try Self.insert(session, for: user, provedBy: passwordHash, on: connection)
+            try AccountTables(connection: connection).insertSession(session, for: user, provedBy: passwordHash)
         }
         guard opened else { throw .passwordChanged }
     }
@@ -94,44 +74,12 @@ public final class SQLiteAccountStore: AccountStore {
     ) throws(AccountError) -> KeyedSession {
         let outcome = try run { (connection) throws(SQLiteError) -> KeyedSession? in
             try connection.transaction { () throws(SQLiteError) -> KeyedSession? in
-                let keys = KeyTables(connection: connection)
-                let earlier = try keys.session(of: request.key, for: user, notBefore: notBefore)
-                if let earlier, earlier.fingerprint != request.fingerprint || earlier.session == nil { return .keyUsedElsewhere }
-                guard try Self.insert(session, for: user, provedBy: passwordHash, on: connection) else { return nil }
-                guard let closing = earlier?.session else {
-                    try keys.keep(session: session.tokenHash, for: request, of: user)
-                    return .opened
-                }
-                try connection.statement("DELETE FROM sessions WHERE token_hash = ?").run(.text(closing))
-                try keys.move(request.key, of: user, to: session.tokenHash)
-                return .reopened(closing: closing)
+                try AccountTables(connection: connection).openSession(
+                    session, for: user, provedBy: passwordHash, keeping: request, notBefore: notBefore)
             }
         }
         guard let outcome else { throw .passwordChanged }
         return outcome
-    }
-
-    private static func insert(_ session: NewSession, for user: UUID, on connection: Connection) throws(SQLiteError) {
-        try connection.statement("""
-            INSERT INTO sessions (token_hash, id, user_id, name, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).run(Self.values(session, for: user))
-    }
-
-    /// Inserts `session` if `passwordHash` is still the user's; answers whether it did.
-    private static func insert(
-        _ session: NewSession, for user: UUID, provedBy passwordHash: String, on connection: Connection
-    ) throws(SQLiteError) -> Bool {
-        try connection.statement("""
-            INSERT INTO sessions (token_hash, id, user_id, name, created_at, last_used_at, expires_at)
-            SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE id = ? AND password_hash = ?)
-            """).run(Self.values(session, for: user) + [.text(user.uuidString), .text(passwordHash)])
-        return connection.changes == 1
-    }
-
-    private static func values(_ session: NewSession, for user: UUID) -> [SQLValue] {
-        [.text(session.tokenHash), .text(session.id.uuidString), .text(user.uuidString), .text(session.name),
-         .integer(session.createdAt.millisecondsSince1970), .integer(session.createdAt.millisecondsSince1970),
-         session.expiresAt.map { .integer($0.millisecondsSince1970) } ?? .null]
     }
 
     public func session(tokenHash: String) throws(AccountError) -> ActiveSession? {

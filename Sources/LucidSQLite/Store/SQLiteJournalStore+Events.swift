@@ -15,10 +15,8 @@ extension SQLiteJournalStore {
     /// version began and ended, applied to the model before it, so catching up costs one
     /// read of the model at `version` and then about the size of each change.
     public func events(of user: UUID, after version: Int, limit: Int) throws(JournalError) -> [JournalEvent] {
-        let head = try head(of: user)
-        guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
-        guard version < head.version, limit > 0 else { return [] }
-        let through = min(head.version, version + limit)
+        guard let missed = try head(of: user).versions(after: version, limit: limit) else { return [] }
+        let through = missed.upperBound
         return try readOwned(user) { (tables) throws(SQLiteError) in
             let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
             let records = try tables.dreams(of: user, at: version)

@@ -10,16 +10,13 @@ extension SQLiteJournalStore {
     /// the head comes with no ids, for every dream to be checked.
     public func searchCandidates(of user: UUID, matching terms: SearchTerms) throws(JournalError) -> SearchCandidates {
         guard searchIndexed, !terms.isEmpty else { return SearchCandidates(snapshot: try head(of: user), ids: nil) }
-        for _ in 0..<Self.searchTries {
-            let (version, ids) = try read(user) { (tables) throws(SQLiteError) in
-                try SearchTables(connection: tables.connection).matches(of: user, terms)
-            }
+        return try SearchCandidates.reading { () throws(JournalError) in
+            try read(user) { (tables) throws(SQLiteError) in try SearchTables(connection: tables.connection).matches(of: user, terms) }
+        } head: { (version) throws(JournalError) in
             let head = try committedHead(of: user)
-            if head.version == version { return SearchCandidates(snapshot: head.snapshot, ids: ids) }
+            return head.version == version ? head.snapshot : nil
+        } fallback: { () throws(JournalError) in
+            try head(of: user)
         }
-        return SearchCandidates(snapshot: try head(of: user), ids: nil)
     }
-
-    /// How many times a search reads the index before it checks every dream instead.
-    static let searchTries = 3
 }

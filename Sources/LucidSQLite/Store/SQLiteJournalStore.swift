@@ -79,7 +79,7 @@ public final class SQLiteJournalStore: JournalStore {
     /// The whole model as it was at `version`.
     public func model(of user: UUID, at version: Int) throws(JournalError) -> Snapshot {
         let head = try head(of: user)
-        guard (0...head.version).contains(version) else { throw .versionNotFound(version) }
+        try head.requireVersion(version)
         if version == head.version { return head }
         return try readOwned(user) { (tables) throws(SQLiteError) in
             let favorite = version == 0 ? .default : try tables.favorite(of: user, at: version)
@@ -108,7 +108,7 @@ public final class SQLiteJournalStore: JournalStore {
     ) throws(JournalError) -> HistoryPage {
         let head = try committedHead(of: user)
         let rows = try readOwned(user) { (tables) throws(SQLiteError) in
-            try tables.versions(of: user, before: before ?? head.version + 1, limit: limit, budget: maxActionBytes)
+            try tables.versions(of: user, before: head.snapshot.historyStart(before: before), limit: limit, budget: maxActionBytes)
         }
         // Decoded after the connection went back to the pool.
         do throws(StoreFailure) { return try HistoryPage(rows, head: head) } catch { throw .storage(error) }
@@ -151,11 +151,7 @@ public final class SQLiteJournalStore: JournalStore {
         let kind: JournalEvent.Kind = direction == .undo ? .undo : .redo
         return try write(user, as: kind, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
             try head.check(expecting: expecting)
-            let entry: Int
-            switch direction {
-            case .undo: guard let top = head.undoTop else { throw .nothingToUndo }; entry = top
-            case .redo: guard let top = head.redoTop else { throw .nothingToRedo }; entry = top
-            }
+            let entry = try head.stackTop(direction)
             let change: StackChange
             do throws(SQLiteError) { change = try tables.stackChange(entry, of: user) } catch { throw .storage(error) }
             let plan = head.step(direction, of: change, keys: keys, at: time)

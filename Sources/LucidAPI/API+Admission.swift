@@ -1,4 +1,4 @@
-import LucidHTTP
+public import LucidHTTP
 import LucidWire
 
 /// The lanes the API's requests wait in.

@@ -1,3 +1,4 @@
+import LucidJSON
 import LucidHTTP
 import LucidWire
 

@@ -1,3 +1,4 @@
+import Synchronization
 import LucidCrypto
 import LucidHTTP
 import LucidJSON

@@ -1,9 +1,9 @@
-import Foundation
-import LucidCrypto
-import LucidHTTP
-import LucidMetrics
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidCrypto
+public import LucidHTTP
+public import LucidMetrics
+public import LucidModel
+public import LucidStore
 import LucidWire
 import Synchronization
 

@@ -1,3 +1,4 @@
+import LucidHTTP
 import LucidWire
 
 /// The forms a journal is exported in (`GET /v1/export`); the cases exclude each other.

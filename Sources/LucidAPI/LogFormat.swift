@@ -1,5 +1,5 @@
 import LucidJSON
-import LucidModel
+public import LucidModel
 
 /// How the log is written. `text`: the time and a line a person reads, as Lucid has always
 /// written it. `json`: one JSON object per line for a log shipper, with `time`, `level` and

@@ -1,3 +1,4 @@
+import Foundation
 import LucidModel
 import LucidStore
 import LucidWire

@@ -1,3 +1,4 @@
+import Synchronization
 import CMicroHTTPD
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Synchronization
 import CMicroHTTPD
 import Foundation
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import Synchronization
 import CMicroHTTPD
 
 /// The C callbacks of a request, handed to libmicrohttpd. They capture nothing: the server

@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+public import Foundation
+public import LucidModel
 
 /// Writes JSON straight into bytes, with no tree of values in between: the renderer of
 /// every response. Members come out in the order they are written, so output is stable.

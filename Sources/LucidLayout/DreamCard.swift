@@ -1,4 +1,4 @@
-import LucidModel
+public import LucidModel
 
 /// What a medium (a browser's SVG, a terminal's characters) draws the leaves of a card
 /// with. The card's composition is the same for every medium: only the leaves differ, as

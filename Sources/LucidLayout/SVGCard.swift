@@ -1,4 +1,5 @@
-import LucidModel
+import Foundation
+public import LucidModel
 
 /// The browser's leaves: text in a monospaced font on the same cell grid as the terminal's,
 /// creatures drawn as shapes in the unicorn's color, badges as rounded labels.

@@ -1,4 +1,4 @@
-import LucidModel
+public import LucidModel
 
 /// A creature drawn with a few shapes in the seven by three cells of a figure, at the top
 /// left of its rectangle; a unicorn in its own color.

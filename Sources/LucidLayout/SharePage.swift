@@ -1,4 +1,4 @@
-import LucidModel
+public import LucidModel
 
 /// The public page of a share link: a small, accessible HTML page of the shared dreams'
 /// cards, with no script at all. Everything a user wrote is escaped; the page names no

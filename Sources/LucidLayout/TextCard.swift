@@ -1,4 +1,5 @@
-import LucidModel
+import Foundation
+public import LucidModel
 
 /// A run of characters at a cell of a terminal grid: what the text card places.
 public struct TextRun: Hashable, Sendable {

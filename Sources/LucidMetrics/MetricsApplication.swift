@@ -1,4 +1,4 @@
-import LucidHTTP
+public import LucidHTTP
 
 /// The application of the metrics listener (`lucid serve --metrics-address`): `GET /metrics`
 /// and nothing else. It runs on a server of its own, apart from the public one, so that the

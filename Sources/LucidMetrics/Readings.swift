@@ -1,4 +1,4 @@
-import LucidHTTP
+public import LucidHTTP
 
 /// The numbers a scrape reads from the objects that own them, at that moment: what is open,
 /// queued and cached now. Nothing on the way of a request counts them.

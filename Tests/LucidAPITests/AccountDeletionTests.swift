@@ -1,4 +1,5 @@
 import Foundation
+import LucidAPI
 import LucidHTTPTesting
 import LucidTestSupport
 import Synchronization

@@ -1,3 +1,5 @@
+import LucidAPI
+import LucidModel
 import Foundation
 import LucidHTTPTesting
 import Testing

@@ -1,3 +1,4 @@
+import LucidAPI
 import Foundation
 import LucidHTTPTesting
 import Testing

@@ -1,3 +1,4 @@
+import LucidModel
 import Foundation
 import LucidHTTPTesting
 import Testing

@@ -1,3 +1,4 @@
+import LucidWire
 import Foundation
 import LucidHTTPTesting
 import LucidJSON

@@ -1,3 +1,4 @@
+import LucidWire
 import Testing
 @testable import LucidAPI
 

@@ -1,3 +1,4 @@
+import LucidCrypto
 import Dispatch
 import Foundation
 import LucidAPI

@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+public import Foundation
+public import LucidModel
 
 /// SplitMix64: a tiny seeded generator, so a failing random test can be replayed from its seed.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One entry of a Day One JSON export, as far as Lucid reads it: Day One writes many more
 /// fields (photos, location, weather, rich text), which mean nothing to a dream journal.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Something a user asked to do to their journal. Ids and times are already in it
 /// (the handler makes them), so reducing an action depends on nothing but its value.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HashTreeCollections
 
 /// The dreams of a model in order: an array-like collection kept in chunks that copies

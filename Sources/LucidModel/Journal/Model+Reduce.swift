@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Model {
     /// The model after `action`: pure, with no I/O, clock or randomness.

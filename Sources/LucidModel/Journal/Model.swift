@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A whole journal at one moment: the favorite creature and the dreams in the user's order.
 /// Undo keeps whole `Model` values, so this is the unit of every version.

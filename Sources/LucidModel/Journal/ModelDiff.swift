@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a client must do to its copy of an old model to get the new one
 /// (the sample's `modelDidChange(old:new:)`). Apply it in this order: remove `deleted`

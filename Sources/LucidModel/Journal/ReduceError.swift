@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One invalid field, named by a JSON pointer (RFC 6901) into the action that carried it.
 public struct FieldError: Hashable, Sendable, Codable {

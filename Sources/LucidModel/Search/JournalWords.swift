@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The words of every dream of one journal, folded once and kept as numbers, so that a
 /// search scores thousands of dreams without reading their text again: scanning the text

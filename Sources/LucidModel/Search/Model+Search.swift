@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A dream a search found, where it stands in the journal, and how well its words matched.
 public struct SearchHit: Hashable, Sendable {

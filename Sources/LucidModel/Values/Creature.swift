@@ -1,3 +1,4 @@
+import Foundation
 /// The colors a unicorn can be, in the order the catalog lists them.
 public enum UnicornColor: String, CaseIterable, Codable, Sendable {
     case yellow, pink, white

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What one device's list screen is doing, as the sample app keeps it: one enum, so that
 /// combinations that make no sense (editing while sharing, a selection while viewing)

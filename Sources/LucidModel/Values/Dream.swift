@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One dream in a journal. A value: editing a copy never changes the original.
 public struct Dream: Identifiable, Hashable, Sendable {

@@ -1,5 +1,5 @@
 private import CPostgres
-import LucidStore
+public import LucidStore
 #if canImport(Glibc)
 import Glibc
 #endif

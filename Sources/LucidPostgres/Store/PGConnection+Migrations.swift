@@ -1,4 +1,4 @@
-import LucidStore
+package import LucidStore
 
 /// A PostgreSQL database migrates in transactions that all take one advisory lock, so that
 /// instances starting at the same moment apply each migration exactly once (the second

@@ -1,6 +1,6 @@
-import Foundation
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidModel
+public import LucidStore
 
 /// Users and their sessions in a PostgreSQL database that any number of Lucid processes
 /// share: a session ended by one is gone for all, so none may remember sessions in memory.

@@ -1,6 +1,6 @@
-import Foundation
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidModel
+public import LucidStore
 
 /// Kept answers, device states and share links: rows beside the journals, outside their
 /// history. Where a user's count is limited, the write holds the journal's row lock, so two

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import LucidModel
-import LucidStore
+public import LucidStore
 import Synchronization
 
 /// Deleting an account, in the same database as the journals: one transaction covers

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import LucidModel
 import LucidStore

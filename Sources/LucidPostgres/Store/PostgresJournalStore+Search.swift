@@ -1,6 +1,7 @@
-import Foundation
-import LucidModel
-import LucidStore
+import Synchronization
+public import Foundation
+public import LucidModel
+public import LucidStore
 
 extension PostgresJournalStore {
     /// The journal's head and the dreams of it whose indexed words hold every term of

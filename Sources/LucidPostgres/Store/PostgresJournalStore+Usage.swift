@@ -1,4 +1,5 @@
-import LucidStore
+import Synchronization
+public import LucidStore
 
 extension PostgresJournalStore {
     /// Tells `observer` how many versions each transaction of this process wrote (a

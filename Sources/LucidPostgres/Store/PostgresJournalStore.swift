@@ -1,6 +1,6 @@
-import Foundation
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidModel
+public import LucidStore
 import Synchronization
 
 /// Every user's journal, versioned, in a PostgreSQL database that any number of Lucid

@@ -1,5 +1,5 @@
 private import CSQLite
-import LucidStore
+public import LucidStore
 
 /// A failed SQLite call, with the message SQLite gave at the moment it failed.
 public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
-import Foundation
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidModel
+public import LucidStore
 import Synchronization
 
 /// Users and their sessions in a SQLite database, through one connection of their own.

@@ -1,6 +1,6 @@
-import Foundation
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidModel
+public import LucidStore
 
 /// Each device's list-screen state, per user, beside the journals but outside their history:
 /// saving one makes no version, and undo never touches it. Writes ride on the writer's group

@@ -1,6 +1,7 @@
-import Foundation
+import Synchronization
+public import Foundation
 import LucidModel
-import LucidStore
+public import LucidStore
 
 /// Deleting an account, in the same database as the journals: one transaction on the
 /// writer's connection covers every table, the account store's included.

@@ -1,6 +1,7 @@
-import Foundation
+import Synchronization
+public import Foundation
 import LucidModel
-import LucidStore
+public import LucidStore
 
 extension SQLiteJournalStore {
     /// Tells `observer` of every version this store commits, in the order they were

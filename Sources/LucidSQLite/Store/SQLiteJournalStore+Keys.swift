@@ -1,6 +1,6 @@
-import Foundation
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidModel
+public import LucidStore
 
 extension SQLiteJournalStore {
     /// What `key` of `user` answered, if it was used at or after `notBefore` (older uses

@@ -1,6 +1,6 @@
-import Foundation
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidModel
+public import LucidStore
 
 extension SQLiteJournalStore {
     /// The journal's head and the dreams of it whose indexed words hold every term of

@@ -1,6 +1,6 @@
-import Foundation
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidModel
+public import LucidStore
 
 /// Share links, beside the journals: frozen copies of dreams, outside their history. Writes
 /// ride on the writer's group commit, so they never wait on a second writer for SQLite's

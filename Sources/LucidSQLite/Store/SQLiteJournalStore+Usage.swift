@@ -1,10 +1,11 @@
+import Synchronization
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
-import LucidStore
+public import LucidStore
 
 extension SQLiteJournalStore {
     /// Tells `observer` how many versions each group commit wrote, right after it is on

@@ -1,6 +1,6 @@
 import Foundation
 import LucidModel
-import LucidStore
+public import LucidStore
 import Synchronization
 
 extension SQLiteJournalStore {

@@ -1,6 +1,6 @@
-import Foundation
-import LucidModel
-import LucidStore
+public import Foundation
+public import LucidModel
+public import LucidStore
 import Synchronization
 
 /// Every user's journal, versioned, in one SQLite database that this process owns.

@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+public import Foundation
+public import LucidModel
 
 /// Users and their sessions. It stores only what it is given: hashing passwords and
 /// tokens is the caller's job, so no secret ever reaches this layer in the clear.

@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+public import Foundation
+public import LucidModel
 
 /// A device's saved state and when it was last seen.
 public struct DeviceRecord: Hashable, Sendable {

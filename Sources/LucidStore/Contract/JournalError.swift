@@ -1,4 +1,4 @@
-import LucidModel
+public import LucidModel
 
 /// Why a journal operation was refused or failed. Nothing changed when one is thrown.
 public enum JournalError: Error, Hashable, Sendable {

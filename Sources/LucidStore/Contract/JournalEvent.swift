@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+public import Foundation
+public import LucidModel
 
 /// A new version of a journal, as the devices that follow the journal learn of it.
 public struct JournalEvent: Hashable, Sendable {

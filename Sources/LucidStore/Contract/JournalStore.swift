@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+public import Foundation
+public import LucidModel
 
 /// Every user's journal, versioned, with what lives beside it: kept answers of keyed
 /// requests, device states and share links. Everything above the store (the API, the

@@ -1,4 +1,4 @@
-import LucidModel
+public import LucidModel
 
 /// A journal's model at one version.
 public struct Snapshot: Hashable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import LucidModel
+public import LucidModel
 
 /// An answer to a request sent with an idempotency key, as it is kept for the request's
 /// retries: the store keeps the bytes and never reads them.

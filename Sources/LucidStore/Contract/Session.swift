@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+public import Foundation
+public import LucidModel
 
 /// A session to open. Its token is never stored, only the token's hash; the id and name are
 /// what its owner sees in the list of their sessions.

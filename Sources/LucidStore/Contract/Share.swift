@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+public import Foundation
+public import LucidModel
 
 /// A share link's frozen dreams and its terms.
 public struct Share: Hashable, Sendable {

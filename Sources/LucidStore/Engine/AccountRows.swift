@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+package import Foundation
+package import LucidModel
 
 /// The statements an account store runs inside one of its transactions, in its dialect.
 /// What a registration, a password change and a keyed sign-in decide with them is written

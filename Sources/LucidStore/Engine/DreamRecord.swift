@@ -1,5 +1,5 @@
 import Foundation
-import LucidModel
+package import LucidModel
 
 /// A dream revision as the columns of `dream_revisions` hold it, with its place in the order.
 package struct DreamRecord: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+package import Foundation
+package import LucidModel
 
 /// The committed heads of loaded journals, within a budget of memory: when the heads'
 /// estimated size passes it, the least recently used go. Readers look heads up here, so a

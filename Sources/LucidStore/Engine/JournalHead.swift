@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+package import Foundation
+package import LucidModel
 
 /// The newest version of a journal as the store keeps it in memory.
 package struct JournalHead: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import LucidModel
 
 // What every store decides alike when it reads, whatever database answers: which versions a

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension UUID {
     /// The UUID written as 36 characters, `8-4-4-4-12` hexadecimal digits in either case;

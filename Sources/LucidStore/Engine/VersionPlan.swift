@@ -1,5 +1,5 @@
-import Foundation
-import LucidModel
+package import Foundation
+package import LucidModel
 
 /// What one new version of a journal writes and what it leaves, worked out from the head
 /// without touching a database: every store persists a plan its own way.

@@ -1,5 +1,5 @@
 import Foundation
-import LucidModel
+package import LucidModel
 
 /// What made a version, as `versions` holds it. A change's actions stay JSON until they
 /// are asked for, so reading rows never decodes while it holds a connection.

@@ -1,6 +1,6 @@
-import Foundation
-import LucidJSON
-import LucidModel
+package import Foundation
+package import LucidJSON
+package import LucidModel
 
 extension FieldReader {
     /// The members each mode takes besides `mode`.

@@ -1,6 +1,6 @@
-import Foundation
-import LucidJSON
-import LucidModel
+package import Foundation
+package import LucidJSON
+package import LucidModel
 
 /// Reads typed values out of a parsed JSON body, collecting every problem as a
 /// `FieldError` with a JSON pointer instead of stopping at the first one. Past

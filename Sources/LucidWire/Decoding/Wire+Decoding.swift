@@ -1,6 +1,6 @@
-import Foundation
-import LucidJSON
-import LucidModel
+package import Foundation
+package import LucidJSON
+package import LucidModel
 
 /// A dream as a client sends it: the server fills in what is left out.
 package struct NewDream: Sendable {

@@ -1,5 +1,5 @@
-import LucidJSON
-import LucidModel
+public import LucidJSON
+public import LucidModel
 
 extension DeviceState: JSONRepresentable {
     public func write(to writer: inout JSONWriter) {

@@ -1,7 +1,7 @@
 import Foundation
-import LucidJSON
-import LucidModel
-import LucidStore
+public import LucidJSON
+public import LucidModel
+public import LucidStore
 
 // How the domain looks on the wire. Member order is fixed here, so responses are stable.
 

@@ -1,5 +1,5 @@
-import LucidJSON
-import LucidModel
+public import LucidJSON
+public import LucidModel
 
 extension Section: JSONRepresentable {
     public func write(to writer: inout JSONWriter) {

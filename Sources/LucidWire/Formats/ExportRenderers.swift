@@ -1,7 +1,7 @@
 import Foundation
 import LucidJSON
-import LucidModel
-import LucidStore
+package import LucidModel
+package import LucidStore
 
 /// What an export says of the journal besides its dreams.
 package struct ExportContext: Sendable {

@@ -1,5 +1,5 @@
-import LucidJSON
-import LucidModel
+package import LucidJSON
+package import LucidModel
 
 /// A file to import, read: what the journal is to take from it.
 package struct ImportFile: Equatable {

@@ -1,5 +1,5 @@
-import LucidJSON
-import LucidModel
+package import LucidJSON
+package import LucidModel
 
 /// An RFC 9457 problem document: every error answer of the API.
 public struct Problem: Error, Sendable {

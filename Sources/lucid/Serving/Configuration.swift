@@ -75,14 +75,14 @@ struct Configuration: Equatable {
 
     /// Reads a whole number within `range` into the setting at `key`.
     private static func integer(
-        _ key: WritableKeyPath<Configuration, Int> & Sendable, in range: ClosedRange<Int>
+        _ key: any WritableKeyPath<Configuration, Int> & Sendable, in range: ClosedRange<Int>
     ) -> @Sendable (inout Configuration, String) -> Bool {
         { config, text in Int(text).flatMap { range.contains($0) ? $0 : nil }.map { config[keyPath: key] = $0 } != nil }
     }
 
     /// Reads a whole number within `range` into the optional setting at `key`.
     private static func integer(
-        _ key: WritableKeyPath<Configuration, Int?> & Sendable, in range: ClosedRange<Int>
+        _ key: any WritableKeyPath<Configuration, Int?> & Sendable, in range: ClosedRange<Int>
     ) -> @Sendable (inout Configuration, String) -> Bool {
         { config, text in Int(text).flatMap { range.contains($0) ? $0 : nil }.map { config[keyPath: key] = $0 } != nil }
     }

@@ -94,8 +94,8 @@ struct Call {
     let request: Request
     let parameters: [String: String]
     /// The pattern of the route it matched (`/v1/dreams/{id}`), for logs and metrics, which
-    /// never group by raw path; `nil` until matched, and for a path no route has.
-    var route: String? = nil
+    /// never group by raw path; `nil` for a path no route has.
+    let route: String?
     let requestID: String
     /// When the API began answering it, for the log line's duration.
     let started: ContinuousClock.Instant
@@ -190,23 +190,34 @@ public final class API: Sendable {
         routes.routes.map { ($0.method, $0.pattern) }
     }
 
-    /// Answers `request`, and logs it: method, route, path, status, duration, user id, request
-    /// id, and for a failure inside the server its detail. Never a secret, a body, or a query
-    /// string. An answer that waits (a long poll) is logged when it goes out; a stream or a
-    /// download when it starts.
+    /// Answers `request` as the server would, without a socket: admission from its head
+    /// (404, 405, a missing token, a body over the route's limit), then the answer on the
+    /// calling thread, logged as every answer is. What a test of the API calls; the server
+    /// calls ``admit(_:body:)`` and ``respond(to:admitted:)`` itself.
     public func handle(_ request: Request) -> Answer {
-        respond(to: request) { (call: inout Call) throws(Problem) in
-            if let problem = Self.pathProblem(call.request.path) { throw problem }
-            return try route(&call)
+        var head = request
+        head.body = []
+        switch admit(head, body: request.body.isEmpty ? .none : .length(request.body.count)) {
+        case .answer(let response):
+            return .response(response)
+        case .accept(let admitted, _, let maxBodyBytes):
+            guard request.body.count <= maxBodyBytes else {
+                return .response(refuse(head, admitted: admitted, because: .bodyTooLarge(limit: maxBodyBytes)))
+            }
+            return respond(to: request, admitted: admitted)
         }
     }
 
-    private func respond(to request: Request, _ answer: (inout Call) throws(Problem) -> Answer) -> Answer {
-        let start = ContinuousClock.now
-        let requestID = Self.makeRequestID()
-        var call = Call(request: request, parameters: [:], requestID: requestID, started: start)
+    /// Answers an admitted `request` through its route, and logs it: method, route, path,
+    /// status, duration, user id, request id, and for a failure inside the server its detail.
+    /// Never a secret, a body, or a query string. An answer that waits (a long poll) is logged
+    /// when it goes out; a stream or a download when it starts.
+    func answer(_ request: Request, through admitted: AdmittedRoute) -> Answer {
+        var call = Call(
+            request: request, parameters: admitted.parameters, route: admitted.route.pattern,
+            requestID: Self.makeRequestID(), started: .now)
         do throws(Problem) {
-            switch try answer(&call) {
+            switch try run(admitted.route, &call) {
             case .response(let response):
                 return .response(finish(response, of: call))
             case .stream(let head, let stream):
@@ -257,37 +268,24 @@ public final class API: Sendable {
         return Server(configuration: http, application: self)
     }
 
-    /// Answers `request` with the problem `problem`, logged like any answer, under the route
-    /// its method and path match, if any (a 401 or 413 before the body is read); a path
-    /// refused for a control character was never routed.
-    func answer(_ request: Request, with problem: Problem) -> Response {
-        var call = Call(request: request, parameters: [:], requestID: Self.makeRequestID(), started: .now)
-        if Self.pathProblem(request.path) == nil, case .found(let route, _) = router.match(method: request.method, path: request.path) {
-            call.route = route.pattern
-        }
-        return finish(problem, of: call)
+    /// Answers `request` with the problem `problem`, logged like any answer, under `route`
+    /// (the pattern it matched, if it did): a 401, 404 or 405 before the body is read, or a
+    /// request the server turned away.
+    func answer(_ request: Request, route: String?, with problem: Problem) -> Response {
+        finish(problem, of: Call(request: request, parameters: [:], route: route, requestID: Self.makeRequestID(), started: .now))
     }
 
-    private func route(_ call: inout Call) throws(Problem) -> Answer {
-        switch router.match(method: call.request.method, path: call.request.path) {
-        case .found(let route, let parameters):
-            call = Call(
-                request: call.request, parameters: parameters, route: route.pattern, requestID: call.requestID,
-                started: call.started)
-            switch route.handler {
-            case .now(let handler):
-                if route.keepsAnswers, let key = try Self.idempotencyKey(of: call.request) {
-                    return .response(try runOnce(key, &call, handler))
-                }
-                return .response(try handler(self, &call))
-            case .waiting(let handler):
-                return try handler(self, &call)
+    /// Runs `route`'s handler for `call`, with the key's promise kept around it if the
+    /// request has one and the route keeps answers (see ``runOnce(_:_:_:)``).
+    private func run(_ route: Router.Route, _ call: inout Call) throws(Problem) -> Answer {
+        switch route.handler {
+        case .now(let handler):
+            if route.keepsAnswers, let key = try Self.idempotencyKey(of: call.request) {
+                return .response(try runOnce(key, &call, handler))
             }
-        case .wrongMethod(let allowed):
-            throw Problem(.methodNotAllowed, "\(call.request.method) is not allowed here.",
-                          headers: [("Allow", allowed.joined(separator: ", "))])
-        case .notFound:
-            throw Problem(.notFound, "There is nothing at \(call.request.path).")
+            return .response(try handler(self, &call))
+        case .waiting(let handler):
+            return try handler(self, &call)
         }
     }
 

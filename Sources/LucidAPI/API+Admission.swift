@@ -22,6 +22,17 @@ enum Lanes {
     }
 }
 
+extension Router.Intake {
+    /// The lane and the body limit of a request of this intake.
+    func admission(_ configuration: APIConfiguration) -> (lane: Int, maxBodyBytes: Int) {
+        switch self {
+        case .ordinary: (Lanes.default, configuration.maxBodyBytes)
+        case .credentials(let bodyLimit): (Lanes.credentials, min(configuration.maxBodyBytes, bodyLimit))
+        case .imports: (Lanes.imports, configuration.maxImportBytes)
+        }
+    }
+}
+
 /// What the API's admission hands on with a request it accepts: the route it matched and
 /// the parameters in its path, so that the request is matched once.
 public struct AdmittedRoute: Sendable {
@@ -40,7 +51,7 @@ extension API: HTTPApplication {
 
     /// Decides from the head alone: a path with a control character, an unknown path, a wrong
     /// method or a missing token is answered without reading the body; anything else is read
-    /// into its lane, and answered through the route it matched.
+    /// into its route's lane, and answered through that route.
     public func admit(_ request: Request, body: BodyFraming) -> Admission<AdmittedRoute> {
         if let problem = Self.pathProblem(request.path) { return .answer(answer(request, route: nil, with: problem)) }
         switch router.match(method: request.method, path: request.path) {
@@ -51,28 +62,11 @@ extension API: HTTPApplication {
                 .methodNotAllowed, "\(request.method) is not allowed here.",
                 headers: [("Allow", allowed.joined(separator: ", "))])))
         case .found(let route, let parameters):
-            let admitted = AdmittedRoute(route: route, parameters: parameters)
-            switch route.access {
-            case .open:
-                return .accept(admitted, lane: Lanes.default, maxBodyBytes: configuration.maxBodyBytes)
-            case .credentials:
-                return .accept(
-                    admitted, lane: Lanes.credentials, maxBodyBytes: min(configuration.maxBodyBytes, Self.credentialsBodyLimit))
-            case .signedInCredentials:
-                guard request.header("authorization") != nil else {
-                    return .answer(answer(request, route: route.pattern, with: Self.signInFirst))
-                }
-                return .accept(
-                    admitted, lane: Lanes.credentials, maxBodyBytes: min(configuration.maxBodyBytes, Self.passwordChangeBodyLimit))
-            case .signedIn:
-                guard request.header("authorization") != nil else {
-                    return .answer(answer(request, route: route.pattern, with: Self.signInFirst))
-                }
-                if route.pattern == Self.importPath {
-                    return .accept(admitted, lane: Lanes.imports, maxBodyBytes: configuration.maxImportBytes)
-                }
-                return .accept(admitted, lane: Lanes.default, maxBodyBytes: configuration.maxBodyBytes)
+            if route.handler.isSignedIn, request.header("authorization") == nil {
+                return .answer(answer(request, route: route.pattern, with: Self.signInFirst))
             }
+            let (lane, maxBodyBytes) = route.intake.admission(configuration)
+            return .accept(AdmittedRoute(route: route, parameters: parameters), lane: lane, maxBodyBytes: maxBodyBytes)
         }
     }
 

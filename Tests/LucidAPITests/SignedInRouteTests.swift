@@ -16,13 +16,16 @@ import Testing
         "GET /s/{token}/cards/{card}",
     ]
 
+    /// A share's token as the API makes them, so that a share route asks the store for it.
+    static let shareToken = SessionToken.generate()
+
     /// Every route of the API as `METHOD /pattern`, and a path that matches its pattern.
     static var routes: [(route: String, method: String, path: String)] {
         API.routeTable.map { route in
             var path = route.pattern
             for (parameter, value) in [
                 ("{id}", "0e9d3b0c-5f43-4a0e-9a43-7d2b8c1f6a10"), ("{deviceId}", "6b0f4a5e-2c1d-4e8f-9a7b-3c5d6e7f8a9b"),
-                ("{version}", "1"), ("{token}", "not-a-share"), ("{card}", "1.svg"),
+                ("{version}", "1"), ("{token}", shareToken), ("{card}", "1.svg"),
             ] {
                 path = path.replacingOccurrences(of: parameter, with: value)
             }

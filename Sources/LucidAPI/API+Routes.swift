@@ -24,12 +24,14 @@ extension API {
         router.add("GET", "/v1/me") { _, call in Reply.json(call.user) }
         // Its key is handled by the route itself: the general fingerprint covers the body,
         // and a fast hash of two passwords must never be stored.
-        router.add("PUT", "/v1/me/password", .credentials(bodyLimit: API.passwordChangeBodyLimit), keepsAnswers: false) { api, call throws(Problem) in
+        router.add("PUT", "/v1/me/password", .credentials(bodyLimit: API.passwordChangeBodyLimit), keepsAnswers: false) {
+            api, call throws(Problem) in
             try api.changePassword(call)
         }
         // A retry after the deletion is answered 401 (the token is gone): a kept answer
         // would be a row of the account.
-        router.add("DELETE", "/v1/me", .credentials(bodyLimit: API.passwordChangeBodyLimit), keepsAnswers: false) { api, call throws(Problem) in
+        router.add("DELETE", "/v1/me", .credentials(bodyLimit: API.passwordChangeBodyLimit), keepsAnswers: false) {
+            api, call throws(Problem) in
             try api.deleteAccount(call)
         }
 

@@ -70,10 +70,13 @@ import Testing
         let clock = TestClock()
         let signedIn = SignedIn(clock)
         var journals = JournalStoreDouble.Methods()
-        journals.apply = { _, _, _, _, _ throws(JournalError) in throw .storage(StoreFailure(.other, "SQLite 11: disk image is malformed")) }
+        journals.apply = { _, _, _, _, _ throws(JournalError) in
+            throw .storage(StoreFailure(.other, "SQLite 11: disk image is malformed"))
+        }
         let client = MemoryClient(journals: journals, accounts: signedIn.accounts, clock: clock)
 
-        let response = try client.post("/v1/dreams", json: ["description": "a tram of glass", "creature": ["kind": "shark"]], token: signedIn.token)
+        let dream: [String: Any] = ["description": "a tram of glass", "creature": ["kind": "shark"]]
+        let response = try client.post("/v1/dreams", json: dream, token: signedIn.token)
         expectProblem(response, 500, "internal")
         #expect(response.json["detail"].string == "Something went wrong on our side; nothing was changed.")
         #expect(!response.text.contains("malformed") && !response.text.contains("tram"), "\(response.text)")

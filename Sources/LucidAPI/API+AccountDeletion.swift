@@ -17,9 +17,9 @@ import LucidWire
 /// A retry after a deletion that went through is answered `401`: the token is gone with the
 /// account. No answer is kept for an `Idempotency-Key` (it would be a row of the account).
 extension API {
-    func deleteAccount(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
-        guard let tokenHash = call.tokenHash else { throw Self.signInFirst }
+    func deleteAccount(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
+        let tokenHash = call.session.tokenHash
         var reader = FieldReader()
         let members = reader.object(try call.jsonBody(), at: "", allowed: ["password"])
         let password = members.flatMap { reader.required($0, "password", at: "") { $0.string($1, at: $2) } }

@@ -20,7 +20,7 @@ extension API {
 
     /// Reads `{username, password}`, an optional `deviceName` (and `extra` members).
     private func credentials(
-        _ call: Call, extra: Set<String> = [], reader: inout FieldReader
+        _ call: OpenCall, extra: Set<String> = [], reader: inout FieldReader
     ) throws(Problem) -> (username: String, password: String, deviceName: String?, members: [String: JSONValue])? {
         let allowed = Set(["username", "password", "deviceName"]).union(extra)
         let members = reader.object(try call.jsonBody(), at: "", allowed: allowed) ?? [:]
@@ -40,7 +40,7 @@ extension API {
 
     /// A new session for `call`'s client: its token, and the session to store under its hash,
     /// named `deviceName` or after the client's `User-Agent`.
-    func newSession(_ call: Call, named deviceName: String?, at now: Timestamp, expiresAt: Timestamp?) -> (token: String, session: NewSession) {
+    func newSession(_ call: OpenCall, named deviceName: String?, at now: Timestamp, expiresAt: Timestamp?) -> (token: String, session: NewSession) {
         let token = SessionToken.generate()
         let name = deviceName ?? DeviceName.derived(fromUserAgent: call.request.header("user-agent"))
         return (token, NewSession(tokenHash: SessionToken.hash(token), id: environment.newID(), name: name, createdAt: now, expiresAt: expiresAt))
@@ -52,7 +52,7 @@ extension API {
         return FieldError(pointer: "/password", detail: "must be 8 to 1024 Unicode code points")
     }
 
-    func register(_ call: inout Call) throws(Problem) -> Response {
+    func register(_ call: inout OpenCall) throws(Problem) -> Response {
         guard configuration.registration == .open else {
             throw Problem(.registrationClosed, "This server does not take new registrations.")
         }
@@ -83,11 +83,11 @@ extension API {
             }
             return (Self.registered(user, token: token), user)
         }
-        call.user = user
+        call.loggedUserID = user.id
         return response
     }
 
-    func signIn(_ call: inout Call) throws(Problem) -> Response {
+    func signIn(_ call: inout OpenCall) throws(Problem) -> Response {
         var reader = FieldReader()
         let input = try credentials(call, extra: ["expiresIn"], reader: &reader)
         let lifetime = input.flatMap { input in
@@ -127,7 +127,7 @@ extension API {
             passwordHash = upgraded
         }
         let expiresAt = lifetime.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + Int64($0) * 1000) }
-        call.user = stored.user
+        call.loggedUserID = stored.user.id
         let fields = Self.keyFields([lifetime.map(String.init) ?? ""], deviceName: input.deviceName)
         let (token, replayed) = try withCredentialsKey(call, username: input.username, fields: fields) {
             (request) throws(Problem) -> (String, Bool) in
@@ -144,9 +144,8 @@ extension API {
         }
     }
 
-    func signOut(_ call: inout Call) throws(Problem) -> Response {
-        _ = try authenticate(&call)
-        guard let tokenHash = call.tokenHash else { throw Problem(.unauthorized, "Sign in first.") }
+    func signOut(_ call: SignedInCall) throws(Problem) -> Response {
+        let tokenHash = call.session.tokenHash
         // The row goes first: once it is gone no lookup can find it, and `revoke` then keeps
         // the lookups that found it earlier from caching it (see SessionCache).
         do throws(AccountError) { try accounts.deleteSession(tokenHash: tokenHash) } catch { throw Problem.account(error) }

@@ -23,6 +23,24 @@ enum Lanes {
     }
 }
 
+extension Router.Intake {
+    /// The lane and the body limit of a request of this intake.
+    func admission(_ configuration: APIConfiguration) -> (lane: Int, maxBodyBytes: Int) {
+        switch self {
+        case .ordinary: (Lanes.default, configuration.maxBodyBytes)
+        case .credentials(let bodyLimit): (Lanes.credentials, min(configuration.maxBodyBytes, bodyLimit))
+        case .imports: (Lanes.imports, configuration.maxImportBytes)
+        }
+    }
+}
+
+/// What the API's admission hands on with a request it accepts: the route it matched and
+/// the parameters in its path, so that the request is matched once.
+public struct AdmittedRoute: Sendable {
+    let route: Router.Route
+    let parameters: [String: String]
+}
+
 extension API: HTTPApplication {
     /// The largest body a sign-in or registration may have: a 32-character username and a
     /// 1,024-character password, each character escaped as `\uXXXX`, fit with room to spare.
@@ -34,58 +52,45 @@ extension API: HTTPApplication {
 
     /// Decides from the head alone: a path with a control character, an unknown path, a wrong
     /// method or a missing token is answered without reading the body; anything else is read
-    /// into its lane.
-    public func admit(_ request: Request, body: BodyFraming) -> Admission {
-        if let problem = Self.pathProblem(request.path) { return .answer(answer(request, with: problem)) }
+    /// into its route's lane, and answered through that route.
+    public func admit(_ request: Request, body: BodyFraming) -> Admission<AdmittedRoute> {
+        if let problem = Self.pathProblem(request.path) { return .answer(answer(request, route: nil, with: problem)) }
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
-            return .answer(answer(request, with: Problem(.notFound, "There is nothing at \(request.path).")))
+            return .answer(answer(request, route: nil, with: Problem(.notFound, "There is nothing at \(request.path).")))
         case .wrongMethod(let allowed):
-            return .answer(answer(request, with: Problem(
+            return .answer(answer(request, route: nil, with: Problem(
                 .methodNotAllowed, "\(request.method) is not allowed here.",
                 headers: [("Allow", allowed.joined(separator: ", "))])))
-        case .found(let route, _):
-            switch route.access {
-            case .open:
-                return .accept(lane: Lanes.default, maxBodyBytes: configuration.maxBodyBytes)
-            case .credentials:
-                return .accept(lane: Lanes.credentials, maxBodyBytes: min(configuration.maxBodyBytes, Self.credentialsBodyLimit))
-            case .signedInCredentials:
-                guard request.header("authorization") != nil else {
-                    return .answer(answer(request, with: Self.signInFirst))
-                }
-                return .accept(lane: Lanes.credentials, maxBodyBytes: min(configuration.maxBodyBytes, Self.passwordChangeBodyLimit))
-            case .signedIn:
-                guard request.header("authorization") != nil else {
-                    return .answer(answer(request, with: Self.signInFirst))
-                }
-                if route.pattern == Self.importPath {
-                    return .accept(lane: Lanes.imports, maxBodyBytes: configuration.maxImportBytes)
-                }
-                return .accept(lane: Lanes.default, maxBodyBytes: configuration.maxBodyBytes)
+        case .found(let route, let parameters):
+            if route.handler.isSignedIn, request.header("authorization") == nil {
+                return .answer(answer(request, route: route.pattern, with: Self.signInFirst))
             }
+            let (lane, maxBodyBytes) = route.intake.admission(configuration)
+            return .accept(AdmittedRoute(route: route, parameters: parameters), lane: lane, maxBodyBytes: maxBodyBytes)
         }
     }
 
-    /// Answers a whole request.
-    public func respond(to request: Request) -> Answer {
-        handle(request)
+    /// Answers a whole request through the route it was admitted to.
+    public func respond(to request: Request, admitted: AdmittedRoute) -> Answer {
+        answer(request, through: admitted)
     }
 
-    /// The problem for a request the server turned away.
-    public func refuse(_ request: Request, because reason: Refusal) -> Response {
+    /// The problem for a request the server turned away, logged under its route.
+    public func refuse(_ request: Request, admitted: AdmittedRoute, because reason: Refusal) -> Response {
+        let route = admitted.route.pattern
         switch reason {
         case .bodyTooLarge(let limit):
-            return answer(request, with: Problem(.payloadTooLarge, "The body is larger than \(limit) bytes."))
+            return answer(request, route: route, with: Problem(.payloadTooLarge, "The body is larger than \(limit) bytes."))
         case .unsupportedFraming:
-            return answer(request, with: Problem(
+            return answer(request, route: route, with: Problem(
                 .badRequest, "Send a body with Content-Length or with Transfer-Encoding: chunked alone."))
         case .overloaded(let seconds):
-            return answer(request, with: Problem(
+            return answer(request, route: route, with: Problem(
                 .unavailable, "The server is busy; nothing was changed. Try again in \(seconds) s.",
                 headers: [("Retry-After", String(seconds))]))
         case .stopping:
-            return answer(request, with: Problem(
+            return answer(request, route: route, with: Problem(
                 .unavailable, "The server is restarting; nothing was changed.", headers: [("Retry-After", "1")]))
         }
     }

@@ -32,8 +32,8 @@ enum CardFormat {
 
 extension API {
     /// One dream's card, with the journal's `ETag`.
-    func card(_ call: inout Call, as format: CardFormat) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func card(_ call: SignedInCall, as format: CardFormat) throws(Problem) -> Response {
+        let user = call.user
         let id = try call.dreamID()
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         guard let dream = head.model.dream(id) else { throw Problem.refused(.dreamNotFound(id), at: "") }

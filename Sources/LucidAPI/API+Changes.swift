@@ -21,8 +21,8 @@ extension API {
     /// With `wait`, a client that is up to date waits up to that many seconds for the next
     /// version, holding no thread; then it gets that version's diff, or, if none came, an
     /// empty diff at the same version (304 if it sent that version in `If-None-Match`).
-    func changes(_ call: inout Call) throws(Problem) -> Answer {
-        let user = try authenticate(&call)
+    func changes(_ call: SignedInCall) throws(Problem) -> Answer {
+        let user = call.user
         guard let since = try call.integerParameter("since", in: 0...Int.max) else {
             throw Problem.badParameter("since", "is required: the version the client has")
         }
@@ -36,7 +36,7 @@ extension API {
         let listener = Slot<PollListener>()
         let pending = PendingResponse(timeout: .seconds(wait), otherwise: Self.tagged(otherwise, call)) { [weak self, call] response in
             if let self, let poll = listener.value { feed.remove(poll) }
-            self?.logLine(response, of: call)
+            self?.logLine(response, of: call.base)
         }
         let poll = PollListener(user: user.id, since: since) { [weak pending, call] event in
             pending?.answer(Self.tagged(Reply.json(bytes: event.versionedDiff, version: event.event.version), call))
@@ -56,7 +56,7 @@ extension API {
     }
 
     /// The diff from `since` to `head`, the journal's current version.
-    private func changes(since: Int, to head: Snapshot, of user: User, _ call: Call) throws(Problem) -> Response {
+    private func changes(since: Int, to head: Snapshot, of user: User, _ call: SignedInCall) throws(Problem) -> Response {
         if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
         let old = try journal { () throws(JournalError) in try journals.model(of: user.id, at: since) }
         return Reply.json(
@@ -66,12 +66,12 @@ extension API {
     /// Every new version of the journal as a Server-Sent Event, from the version after
     /// `Last-Event-ID` (or `?since=`; by default the current one): first those the client
     /// missed, then each as it is committed. The stream holds no thread while it waits.
-    func events(_ call: inout Call) throws(Problem) -> Answer {
-        let user = try authenticate(&call)
+    func events(_ call: SignedInCall) throws(Problem) -> Answer {
+        let user = call.user
         guard call.accepts("text/event-stream") else {
             throw Problem(.notAcceptable, "This is a stream of Server-Sent Events: accept text/event-stream.")
         }
-        guard let tokenHash = call.tokenHash else { throw Self.signInFirst }
+        let tokenHash = call.session.tokenHash
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         let since = try call.resumeVersion() ?? head.version
         guard since <= head.version else { throw Problem(.notFound, "The journal has no version \(since).") }
@@ -81,7 +81,7 @@ extension API {
             if let feed, let stream = listener.value { feed.remove(stream) }
         }
         let subscriber = StreamListener(
-            user: user.id, tokenHash: tokenHash, expiresAt: call.sessionExpiresAt, quiet: configuration.streamQuiet,
+            user: user.id, tokenHash: tokenHash, expiresAt: call.session.expiresAt, quiet: configuration.streamQuiet,
             send: { [weak stream] in stream?.send($0) ?? false }, finish: { [weak stream] in stream?.finish() })
         listener.value = subscriber
         guard feed.add(subscriber, limit: configuration.maxStreamsPerUser, counting: { $0 is StreamListener }) else {
@@ -121,7 +121,7 @@ extension API {
     }
 
     /// `response` with the call's request id, as every answer carries it.
-    static func tagged(_ response: Response, _ call: Call) -> Response {
+    static func tagged(_ response: Response, _ call: some Call) -> Response {
         var response = response
         response.headers.append(("X-Request-Id", call.requestID))
         return response

@@ -9,8 +9,8 @@ import LucidWire
 /// /v1/devices/{deviceId}/state`, the list of devices, and forgetting one. The state is
 /// checked against the journal when it is read, so it never names a dream that is gone.
 extension API {
-    func devices(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func devices(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let devices = try journal { () throws(JournalError) in try journals.devices(of: user.id) }
         return Reply.object { writer in
             writer.key("devices")
@@ -27,8 +27,8 @@ extension API {
         }
     }
 
-    func deviceState(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func deviceState(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let device = try call.deviceID()
         let now = environment.now()
         guard let record = try journal({ () throws(JournalError) in try journals.state(of: device, for: user.id, seenAt: now) })
@@ -36,8 +36,8 @@ extension API {
         return try answer(record, of: user)
     }
 
-    func saveDeviceState(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func saveDeviceState(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let device = try call.deviceID()
         var reader = FieldReader()
         let state = reader.deviceState(try call.jsonBody(), at: "")
@@ -48,8 +48,8 @@ extension API {
         return try answer(DeviceRecord(deviceID: device, state: state, updatedAt: now, lastSeenAt: now), of: user)
     }
 
-    func forgetDevice(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func forgetDevice(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let device = try call.deviceID()
         guard try journal({ () throws(JournalError) in try journals.forgetDevice(device, of: user.id) }) else {
             throw Self.unknownDevice

@@ -10,8 +10,8 @@ extension API {
     /// Sent as a download the server makes as the client reads it, from the head model it
     /// began with, so any size of journal costs a bounded amount of memory. `ETag` is the
     /// version, and `If-None-Match` with it answers 304, as for every journal read.
-    func export(_ call: inout Call) throws(Problem) -> Answer {
-        let user = try authenticate(&call)
+    func export(_ call: SignedInCall) throws(Problem) -> Answer {
+        let user = call.user
         let format = try ExportFormat.requested(by: call)
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         if call.alreadyHas(version: head.version) {

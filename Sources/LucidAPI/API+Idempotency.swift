@@ -67,8 +67,8 @@ extension API {
     /// makes (see ``keyed(_:_:)``); a client error that the same request would always get
     /// again is kept after; anything else (a 5xx, a refusal that depends on the journal) is
     /// not kept, so a retry runs again.
-    func runOnce(_ key: String, _ call: inout Call, _ handler: Router.Handler) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func runOnce(_ key: String, _ call: SignedInCall, _ handler: Router.SignedInHandler) throws(Problem) -> Response {
+        let user = call.user
         let now = environment.now()
         let request = KeyedRequest(key: key, fingerprint: Self.fingerprint(of: call.request), at: now)
         guard runningKeys.claim(key, of: user.id) else { throw Self.keyInProgress }
@@ -81,9 +81,10 @@ extension API {
             response.headers.append(("Idempotent-Replayed", "true"))
             return response
         }
+        var call = call
         call.keyed = request
         do throws(Problem) {
-            return try handler(self, &call)
+            return try handler(self, call)
         } catch where error.isRepeatable {
             do throws(JournalError) {
                 try journals.keep(KeptAnswer(error.response(requestID: call.requestID)), for: request, of: user.id)
@@ -114,7 +115,7 @@ extension API {
     /// commit. A keyed request's answer is rendered inside the write's transaction and kept
     /// beside the version it makes.
     func keyed(
-        _ call: Call, _ write: (Receipt?) throws(JournalError) -> Commit, locate: (Int) -> String = { _ in "" },
+        _ call: SignedInCall, _ write: (Receipt?) throws(JournalError) -> Commit, locate: (Int) -> String = { _ in "" },
         render: @escaping (Commit) -> Response
     ) throws(Problem) -> Response {
         guard let request = call.keyed else {

@@ -13,8 +13,8 @@ extension API {
     /// ``DreamImport``), answering `{version, added, skipped}`. A file with any bad entry
     /// imports nothing (422, each named by pointer); a file whose dreams are all in the
     /// journal already makes no version.
-    func importDreams(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func importDreams(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         try call.requireMediaType()
         let body = call.request.body
         guard Self.isUTF8(body) else { throw Problem.syntax(.notUTF8) }

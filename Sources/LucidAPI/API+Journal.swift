@@ -18,7 +18,7 @@ extension API {
     /// or else the nearest one ahead of it.
     /// Tags that name no version at all (weak, or not written as we write versions) can
     /// never match, so they are 412 at once.
-    func expectedVersion(_ call: Call, of user: User) throws(Problem) -> Int? {
+    func expectedVersion(_ call: SignedInCall, of user: User) throws(Problem) -> Int? {
         guard let versions = try call.matchedVersions() else { return nil }
         if versions.count == 1 { return versions[0] }
         let current = try journal { () throws(JournalError) in try journals.head(of: user.id).version }
@@ -35,7 +35,7 @@ extension API {
     /// Applies `actions` as one change of `user`'s journal, with the request's If-Match, and
     /// answers with `render` of the commit (kept for retries if the request has a key).
     func change(
-        _ call: Call, by user: User, _ actions: [Action], at now: Timestamp? = nil, locate: (Int) -> String = { _ in "" },
+        _ call: SignedInCall, by user: User, _ actions: [Action], at now: Timestamp? = nil, locate: (Int) -> String = { _ in "" },
         render: @escaping (Commit) -> Response
     ) throws(Problem) -> Response {
         let expected = try expectedVersion(call, of: user)
@@ -45,8 +45,8 @@ extension API {
         }, locate: locate, render: render)
     }
 
-    func model(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func model(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
         return Reply.json(head, version: head.version)
@@ -54,8 +54,8 @@ extension API {
 
     /// A page of dreams. The cursor pins the version of the first page, so paging through
     /// a journal that changes meanwhile neither skips nor repeats a dream.
-    func listDreams(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func listDreams(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let limit = try call.integerParameter("limit", in: 1...100) ?? 50
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         var snapshot = head, offset = 0
@@ -78,8 +78,8 @@ extension API {
         }
     }
 
-    func addDream(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func addDream(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         var reader = FieldReader()
         let input = reader.newDream(try call.jsonBody(), at: "")
         guard let input, reader.errors.isEmpty else { throw reader.problem }
@@ -91,8 +91,8 @@ extension API {
         }
     }
 
-    func dream(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func dream(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let id = try call.dreamID()
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         guard let dream = head.model.dream(id) else { throw Problem.refused(.dreamNotFound(id), at: "") }
@@ -100,8 +100,8 @@ extension API {
         return Reply.json(dream, version: head.version)
     }
 
-    func updateDream(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func updateDream(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let id = try call.dreamID()
         let body = try call.jsonBody(accepting: ["application/json", "application/merge-patch+json"])
         var reader = FieldReader()
@@ -115,8 +115,8 @@ extension API {
 
     /// Inserts a copy of the dream right after it. The body is optional: `{"newId": …}` names
     /// the copy's id (a client that works offline makes it); without one the server does.
-    func duplicateDream(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func duplicateDream(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let id = try call.dreamID()
         var newID: UUID?
         if !call.request.body.isEmpty || call.request.header("content-type") != nil {
@@ -135,20 +135,20 @@ extension API {
         }
     }
 
-    func deleteDream(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func deleteDream(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         return try change(call, by: user, [.deleteDream(id: try call.dreamID())]) { Reply.noContent(version: $0.version) }
     }
 
-    func favoriteCreature(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func favoriteCreature(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
         return Reply.object(version: head.version) { $0.key("creature"); $0.value(head.model.favoriteCreature) }
     }
 
-    func setFavoriteCreature(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func setFavoriteCreature(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         var reader = FieldReader()
         let members = reader.object(try call.jsonBody(), at: "", allowed: ["creature"]) ?? [:]
         let creature = reader.required(members, "creature", at: "") { $0.creature($1, at: $2) }
@@ -161,8 +161,8 @@ extension API {
     /// The most actions one batch may hold.
     static let batchLimit = 1000
 
-    func applyActions(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func applyActions(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         var reader = FieldReader()
         let members = reader.object(try call.jsonBody(), at: "", allowed: ["actions"]) ?? [:]
         var requests: [ActionRequest] = []
@@ -184,23 +184,23 @@ extension API {
         return try change(call, by: user, actions, at: now, locate: { "/actions/\($0)" }, render: Self.versionedDiff)
     }
 
-    func undo(_ call: inout Call) throws(Problem) -> Response {
-        try step(&call) { (user, now, expected, receipt) throws(JournalError) in
+    func undo(_ call: SignedInCall) throws(Problem) -> Response {
+        try step(call) { (user, now, expected, receipt) throws(JournalError) in
             try journals.undo(of: user, at: now, expecting: expected, keeping: receipt)
         }
     }
 
-    func redo(_ call: inout Call) throws(Problem) -> Response {
-        try step(&call) { (user, now, expected, receipt) throws(JournalError) in
+    func redo(_ call: SignedInCall) throws(Problem) -> Response {
+        try step(call) { (user, now, expected, receipt) throws(JournalError) in
             try journals.redo(of: user, at: now, expecting: expected, keeping: receipt)
         }
     }
 
     /// An undo or redo: `{version, diff}` of the version it appends.
     private func step(
-        _ call: inout Call, _ operation: (UUID, Timestamp, Int?, Receipt?) throws(JournalError) -> Commit
+        _ call: SignedInCall, _ operation: (UUID, Timestamp, Int?, Receipt?) throws(JournalError) -> Commit
     ) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+        let user = call.user
         let expected = try expectedVersion(call, of: user)
         let now = environment.now()
         return try keyed(call, { (receipt) throws(JournalError) in try operation(user.id, now, expected, receipt) },
@@ -215,8 +215,8 @@ extension API {
     /// A page of history: at most `limit` versions, and no more than
     /// `StoreLimits.historyPageBytes` of stored actions (at least one version), so a page
     /// of big changes stays small; `nextCursor` leads on either way.
-    func history(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func history(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let limit = try call.integerParameter("limit", in: 1...100) ?? 50
         let before = try call.integerParameter("before", in: 1...Int.max)
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
@@ -231,8 +231,8 @@ extension API {
         }
     }
 
-    func version(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func version(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         guard let text = call.parameters["version"], let version = Int(text), version >= 0 else {
             throw Problem(.notFound, "The journal has no version \(call.parameters["version"] ?? "").")
         }

@@ -17,7 +17,7 @@ extension API {
     /// Runs `body` with the request's key claimed for `username`, and the fingerprint of the
     /// request's `fields` (never the password); `nil` when the request has no key.
     func withCredentialsKey<T>(
-        _ call: Call, username: String, fields: [String], _ body: (KeyedRequest?) throws(Problem) -> T
+        _ call: OpenCall, username: String, fields: [String], _ body: (KeyedRequest?) throws(Problem) -> T
     ) throws(Problem) -> T {
         guard let key = try Self.idempotencyKey(of: call.request) else { return try body(nil) }
         let scope = "username:" + username
@@ -32,7 +32,7 @@ extension API {
     /// registration runs); the same 409 as any taken name when the key or password does not
     /// fit, so neither tells anything about someone else's account.
     func reopenRegistration(
-        _ call: Call, _ request: KeyedRequest, username: String, password: String, deviceName: String?
+        _ call: OpenCall, _ request: KeyedRequest, username: String, password: String, deviceName: String?
     ) throws(Problem) -> (Response, User)? {
         let stored: (user: User, passwordHash: String)?
         do throws(AccountError) { stored = try accounts.credentials(of: username) } catch { throw Problem.account(error) }

@@ -15,7 +15,7 @@ extension API {
     /// Counts `call`, answered with `response`, if metrics are on: by the pattern of the route
     /// it matched, never its raw path (a request answered before it was routed has its route
     /// matched by `answer(_:with:)`); one that matches no route counts as unmatched.
-    func record(_ response: Response, of call: Call) {
+    func record(_ response: Response, of call: OpenCall) {
         guard let metrics = configuration.metrics else { return }
         let route = call.route ?? Metrics.unmatchedRoute
         metrics.recordRequest(

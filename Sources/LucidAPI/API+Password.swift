@@ -19,9 +19,9 @@ import LucidWire
 /// `204` (`Idempotent-Replayed`) if they match, changing nothing, else `422`
 /// `idempotency-key-reused`, counted as a failed attempt.
 extension API {
-    func changePassword(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
-        guard let tokenHash = call.tokenHash else { throw Self.signInFirst }
+    func changePassword(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
+        let tokenHash = call.session.tokenHash
         var reader = FieldReader()
         let members = reader.object(try call.jsonBody(), at: "", allowed: ["currentPassword", "newPassword"])
         let current = members.flatMap { reader.required($0, "currentPassword", at: "") { $0.string($1, at: $2) } }
@@ -62,7 +62,7 @@ extension API {
     /// by the throttle first (429 when it refuses), a mismatch counted as a failure. Answers
     /// the stored hash it matched, for a change that must be made only while it is still the
     /// user's; `nil` if it does not match.
-    func checkPassword(_ password: String, of user: User, _ call: Call) throws(Problem) -> String? {
+    func checkPassword(_ password: String, of user: User, _ call: SignedInCall) throws(Problem) -> String? {
         let attempt = try admit(network: ClientNetwork(call.request.clientAddress), username: user.username, now: environment.now())
         let stored: (user: User, passwordHash: String)?
         do throws(AccountError) { stored = try accounts.credentials(of: user.username) } catch {

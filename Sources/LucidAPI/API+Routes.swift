@@ -6,75 +6,81 @@ extension API {
     /// Every route of the API; `openapi.yaml` describes the same set (a test keeps them in step).
     static let routes: Router = {
         var router = Router()
-        router.add("GET", "/healthz", .open) { _, _ in Reply.object { $0.key("status"); $0.string("ok") } }
-        router.add("GET", "/openapi.yaml", .open) { _, _ in
+        router.addOpen("GET", "/healthz") { _, _ in Reply.object { $0.key("status"); $0.string("ok") } }
+        router.addOpen("GET", "/openapi.yaml") { _, _ in
             Response(status: 200, headers: [("Content-Type", "application/yaml")], body: Array(EmbeddedOpenAPI.yaml.utf8))
         }
-        router.add("GET", "/v1/catalog", .open) { _, _ in API.catalog }
+        router.addOpen("GET", "/v1/catalog") { _, _ in API.catalog }
 
-        router.add("POST", "/v1/users", .credentials) { api, call throws(Problem) in try api.register(&call) }
-        router.add("POST", "/v1/sessions", .credentials) { api, call throws(Problem) in try api.signIn(&call) }
-        router.add("DELETE", "/v1/sessions/current", keepsAnswers: false) { api, call throws(Problem) in try api.signOut(&call) }
-        router.add("GET", "/v1/sessions") { api, call throws(Problem) in try api.listSessions(&call) }
+        router.addOpen("POST", "/v1/users", .credentials(bodyLimit: API.credentialsBodyLimit)) { api, call throws(Problem) in
+            try api.register(&call)
+        }
+        router.addOpen("POST", "/v1/sessions", .credentials(bodyLimit: API.credentialsBodyLimit)) { api, call throws(Problem) in
+            try api.signIn(&call)
+        }
+        router.add("DELETE", "/v1/sessions/current", keepsAnswers: false) { api, call throws(Problem) in try api.signOut(call) }
+        router.add("GET", "/v1/sessions") { api, call throws(Problem) in try api.listSessions(call) }
         // A retried DELETE answers 404 (or 401 for the session that revoked itself), which
         // says the same; a kept answer would hold nothing more.
-        router.add("DELETE", "/v1/sessions/{id}", keepsAnswers: false) { api, call throws(Problem) in try api.revokeSession(&call) }
-        router.add("GET", "/v1/me") { api, call throws(Problem) in Reply.json(try api.authenticate(&call)) }
+        router.add("DELETE", "/v1/sessions/{id}", keepsAnswers: false) { api, call throws(Problem) in try api.revokeSession(call) }
+        router.add("GET", "/v1/me") { _, call in Reply.json(call.user) }
         // Its key is handled by the route itself: the general fingerprint covers the body,
         // and a fast hash of two passwords must never be stored.
-        router.add("PUT", "/v1/me/password", .signedInCredentials, keepsAnswers: false) { api, call throws(Problem) in
-            try api.changePassword(&call)
+        router.add("PUT", "/v1/me/password", .credentials(bodyLimit: API.passwordChangeBodyLimit), keepsAnswers: false) {
+            api, call throws(Problem) in
+            try api.changePassword(call)
         }
         // A retry after the deletion is answered 401 (the token is gone): a kept answer
         // would be a row of the account.
-        router.add("DELETE", "/v1/me", .signedInCredentials, keepsAnswers: false) { api, call throws(Problem) in
-            try api.deleteAccount(&call)
+        router.add("DELETE", "/v1/me", .credentials(bodyLimit: API.passwordChangeBodyLimit), keepsAnswers: false) {
+            api, call throws(Problem) in
+            try api.deleteAccount(call)
         }
 
-        router.add("GET", "/v1/model") { api, call throws(Problem) in try api.model(&call) }
-        router.add("GET", "/v1/dreams") { api, call throws(Problem) in try api.listDreams(&call) }
-        router.add("POST", "/v1/dreams") { api, call throws(Problem) in try api.addDream(&call) }
-        router.add("GET", "/v1/dreams/search") { api, call throws(Problem) in try api.searchDreams(&call) }
-        router.add("GET", "/v1/dreams/{id}") { api, call throws(Problem) in try api.dream(&call) }
-        router.add("PATCH", "/v1/dreams/{id}") { api, call throws(Problem) in try api.updateDream(&call) }
-        router.add("DELETE", "/v1/dreams/{id}") { api, call throws(Problem) in try api.deleteDream(&call) }
-        router.add("GET", "/v1/dreams/{id}/card.svg") { api, call throws(Problem) in try api.card(&call, as: .svg) }
-        router.add("GET", "/v1/dreams/{id}/card.txt") { api, call throws(Problem) in try api.card(&call, as: .text) }
-        router.add("POST", "/v1/dreams/{id}/duplicates") { api, call throws(Problem) in try api.duplicateDream(&call) }
-        router.add("GET", "/v1/favorite-creature") { api, call throws(Problem) in try api.favoriteCreature(&call) }
-        router.add("PUT", "/v1/favorite-creature") { api, call throws(Problem) in try api.setFavoriteCreature(&call) }
-        router.add("POST", "/v1/actions") { api, call throws(Problem) in try api.applyActions(&call) }
-        router.add("POST", "/v1/undo") { api, call throws(Problem) in try api.undo(&call) }
-        router.add("POST", "/v1/redo") { api, call throws(Problem) in try api.redo(&call) }
+        router.add("GET", "/v1/model") { api, call throws(Problem) in try api.model(call) }
+        router.add("GET", "/v1/dreams") { api, call throws(Problem) in try api.listDreams(call) }
+        router.add("POST", "/v1/dreams") { api, call throws(Problem) in try api.addDream(call) }
+        router.add("GET", "/v1/dreams/search") { api, call throws(Problem) in try api.searchDreams(call) }
+        router.add("GET", "/v1/dreams/{id}") { api, call throws(Problem) in try api.dream(call) }
+        router.add("PATCH", "/v1/dreams/{id}") { api, call throws(Problem) in try api.updateDream(call) }
+        router.add("DELETE", "/v1/dreams/{id}") { api, call throws(Problem) in try api.deleteDream(call) }
+        router.add("GET", "/v1/dreams/{id}/card.svg") { api, call throws(Problem) in try api.card(call, as: .svg) }
+        router.add("GET", "/v1/dreams/{id}/card.txt") { api, call throws(Problem) in try api.card(call, as: .text) }
+        router.add("POST", "/v1/dreams/{id}/duplicates") { api, call throws(Problem) in try api.duplicateDream(call) }
+        router.add("GET", "/v1/favorite-creature") { api, call throws(Problem) in try api.favoriteCreature(call) }
+        router.add("PUT", "/v1/favorite-creature") { api, call throws(Problem) in try api.setFavoriteCreature(call) }
+        router.add("POST", "/v1/actions") { api, call throws(Problem) in try api.applyActions(call) }
+        router.add("POST", "/v1/undo") { api, call throws(Problem) in try api.undo(call) }
+        router.add("POST", "/v1/redo") { api, call throws(Problem) in try api.redo(call) }
         // The design card's words: the same operations as their /v1/ forms.
-        router.add("POST", "/undo") { api, call throws(Problem) in try api.undo(&call) }
-        router.add("POST", "/redo") { api, call throws(Problem) in try api.redo(&call) }
-        router.addWaiting("/v1/changes") { api, call throws(Problem) in try api.changes(&call) }
-        router.addWaiting("/v1/events") { api, call throws(Problem) in try api.events(&call) }
-        router.add("GET", "/v1/sections") { api, call throws(Problem) in try api.sections(&call) }
-        router.add("GET", "/v1/stats") { api, call throws(Problem) in try api.stats(&call) }
-        router.addWaiting("/v1/export") { api, call throws(Problem) in try api.export(&call) }
-        router.add("GET", "/v1/devices") { api, call throws(Problem) in try api.devices(&call) }
-        router.add("GET", "/v1/devices/{deviceId}/state") { api, call throws(Problem) in try api.deviceState(&call) }
+        router.add("POST", "/undo") { api, call throws(Problem) in try api.undo(call) }
+        router.add("POST", "/redo") { api, call throws(Problem) in try api.redo(call) }
+        router.addWaiting("/v1/changes") { api, call throws(Problem) in try api.changes(call) }
+        router.addWaiting("/v1/events") { api, call throws(Problem) in try api.events(call) }
+        router.add("GET", "/v1/sections") { api, call throws(Problem) in try api.sections(call) }
+        router.add("GET", "/v1/stats") { api, call throws(Problem) in try api.stats(call) }
+        router.addWaiting("/v1/export") { api, call throws(Problem) in try api.export(call) }
+        router.add("GET", "/v1/devices") { api, call throws(Problem) in try api.devices(call) }
+        router.add("GET", "/v1/devices/{deviceId}/state") { api, call throws(Problem) in try api.deviceState(call) }
         // Idempotent without a key: a retried PUT sets the same state again, a retried DELETE
         // answers 404, which says the same thing.
         router.add("PUT", "/v1/devices/{deviceId}/state", keepsAnswers: false) { api, call throws(Problem) in
-            try api.saveDeviceState(&call)
+            try api.saveDeviceState(call)
         }
-        router.add("DELETE", "/v1/devices/{deviceId}", keepsAnswers: false) { api, call throws(Problem) in try api.forgetDevice(&call) }
+        router.add("DELETE", "/v1/devices/{deviceId}", keepsAnswers: false) { api, call throws(Problem) in try api.forgetDevice(call) }
         // A share's token is shown once, so a retried POST cannot be answered again: it makes
         // another share (revoke the spare). A retried DELETE answers 404.
-        router.add("POST", "/v1/shares", keepsAnswers: false) { api, call throws(Problem) in try api.createShare(&call) }
-        router.add("GET", "/v1/shares") { api, call throws(Problem) in try api.listShares(&call) }
-        router.add("DELETE", "/v1/shares/{id}", keepsAnswers: false) { api, call throws(Problem) in try api.revokeShare(&call) }
+        router.add("POST", "/v1/shares", keepsAnswers: false) { api, call throws(Problem) in try api.createShare(call) }
+        router.add("GET", "/v1/shares") { api, call throws(Problem) in try api.listShares(call) }
+        router.add("DELETE", "/v1/shares/{id}", keepsAnswers: false) { api, call throws(Problem) in try api.revokeShare(call) }
         // The token in a share's link is its secret: logs show `/s/{token}`.
-        router.add("GET", "/s/{token}", .open, secrets: ["token"]) { api, call throws(Problem) in try api.sharePage(&call) }
-        router.add("GET", "/s/{token}/cards/{card}", .open, secrets: ["token"]) { api, call throws(Problem) in
+        router.addOpen("GET", "/s/{token}", secrets: ["token"]) { api, call throws(Problem) in try api.sharePage(&call) }
+        router.addOpen("GET", "/s/{token}/cards/{card}", secrets: ["token"]) { api, call throws(Problem) in
             try api.shareCard(&call)
         }
-        router.add("POST", API.importPath) { api, call throws(Problem) in try api.importDreams(&call) }
-        router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(&call) }
-        router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(&call) }
+        router.add("POST", API.importPath, .imports) { api, call throws(Problem) in try api.importDreams(call) }
+        router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(call) }
+        router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(call) }
         return router
     }()
 }

@@ -16,8 +16,8 @@ extension API {
     /// Like the list, a cursor pins the version of the first page: the next pages come from
     /// that version, so paging neither skips nor repeats a dream while the journal changes
     /// (an older version is searched dream by dream, the index holding only the newest).
-    func searchDreams(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func searchDreams(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let query = try call.dreamQuery()
         let limit = try call.integerParameter("limit", in: 1...100) ?? 50
         let snapshot: Snapshot, candidates: Set<UUID>?, offset: Int
@@ -69,7 +69,7 @@ extension API {
 
 extension Call {
     /// The longest `q`, in characters.
-    static let queryLengthLimit = 1_000
+    static var queryLengthLimit: Int { 1_000 }
 
     /// What the query parameters of a search ask for; 400 naming the first one that is not
     /// what it should be.

@@ -7,8 +7,8 @@ import LucidWire
 extension API {
     /// The journal's dreams in sections, as a table view shows them; with `since`, also the
     /// batch update that turns the sections at that version into these.
-    func sections(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func sections(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let grouping = try call.grouping()
         let since = try call.integerParameter("since", in: 0...Int.max)
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }

@@ -8,8 +8,8 @@ import LucidWire
 /// The sessions of the signed-in user: where they are signed in, and a way to sign one out.
 /// A session is named by a random id, never by its token or anything derived from it.
 extension API {
-    func listSessions(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func listSessions(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let limit = try call.integerParameter("limit", in: 1...100) ?? 50
         let position = try Self.sessionPosition(call.request.queryValue("cursor"))
         let now = environment.now()
@@ -29,7 +29,7 @@ extension API {
                 writer.key("lastUsedAt"); writer.timestamp(session.lastUsedAt)
                 writer.key("expiresAt")
                 if let expiresAt = session.expiresAt { writer.timestamp(expiresAt) } else { writer.null() }
-                writer.key("current"); writer.bool(session.id == call.sessionID)
+                writer.key("current"); writer.bool(session.id == call.session.id)
                 writer.endObject()
             }
             writer.endArray()
@@ -40,8 +40,8 @@ extension API {
 
     /// Revokes one session of the user's; its token stops working at once. The session that
     /// asks may revoke itself: that is signing out.
-    func revokeSession(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func revokeSession(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         // The row goes first, then the cache and streams, as for signing out.
         guard let text = call.parameters["id"], let id = UUID(uuidString: text),
               let tokenHash = try account({ () throws(AccountError) in try accounts.deleteSession(id, of: user.id) })

@@ -11,7 +11,7 @@ import LucidWire
 /// expired token is 404, and an address that keeps guessing is slowed down (429).
 extension API {
     /// The page of the share: HTML for a browser, the dreams as JSON for `Accept: application/json`.
-    func sharePage(_ call: inout Call) throws(Problem) -> Response {
+    func sharePage(_ call: inout OpenCall) throws(Problem) -> Response {
         let share = try openShare(call)
         if prefersJSON(call.request) {
             return Reply.object(headers: Self.privateHeaders) { writer in
@@ -26,7 +26,7 @@ extension API {
     }
 
     /// One card of the share, `n.svg` with `n` counted from 0.
-    func shareCard(_ call: inout Call) throws(Problem) -> Response {
+    func shareCard(_ call: inout OpenCall) throws(Problem) -> Response {
         let share = try openShare(call)
         let name = call.parameters["card"] ?? ""
         guard name.hasSuffix(".svg"), let index = Int(name.dropLast(4)), share.dreams.indices.contains(index),
@@ -42,7 +42,7 @@ extension API {
 
     /// The share the path's token opens; 404 for none (and the miss is counted against the
     /// address), 429 while the address has missed too often.
-    private func openShare(_ call: Call) throws(Problem) -> Share {
+    private func openShare(_ call: OpenCall) throws(Problem) -> Share {
         let network = ClientNetwork(call.request.clientAddress)
         let now = environment.now()
         let wait = shareMisses.withLock { $0.wait(network, now: now.millisecondsSince1970) }

@@ -16,8 +16,8 @@ extension API {
     /// The most dreams one share holds.
     static let shareDreamLimit = 100
 
-    func createShare(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func createShare(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         var reader = FieldReader()
         let members = reader.object(try call.jsonBody(), at: "", allowed: ["dreamIds", "expiresIn"])
         let ids = members.flatMap { reader.required($0, "dreamIds", at: "") { $0.dreamIDs($1, at: $2) } }
@@ -55,8 +55,8 @@ extension API {
         }
     }
 
-    func listShares(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func listShares(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let now = environment.now()
         let shares = try journal { () throws(JournalError) in try journals.shares(of: user.id, at: now) }
         return Reply.object { writer in
@@ -71,8 +71,8 @@ extension API {
         }
     }
 
-    func revokeShare(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func revokeShare(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         guard let text = call.parameters["id"], let id = UUID(uuidString: text),
               try journal({ () throws(JournalError) in try journals.revokeShare(id, of: user.id) })
         else { throw Problem(.notFound, "This account has no such share.") }

@@ -9,8 +9,8 @@ extension API {
     /// `JournalStats`), with runs judged against today's UTC day, which the answer names.
     /// `ETag` is the journal's version, as for every journal read: a client that keeps an
     /// answer keeps its `currentRun` as of its `today`.
-    func stats(_ call: inout Call) throws(Problem) -> Response {
-        let user = try authenticate(&call)
+    func stats(_ call: SignedInCall) throws(Problem) -> Response {
+        let user = call.user
         let from = try call.dayParameter("from"), to = try call.dayParameter("to")
         if let from, let to, from > to { throw Problem.badParameter("to", "must not be before from") }
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }

@@ -90,28 +90,6 @@ public struct Environment: Sendable {
     }
 }
 
-/// One request on its way through the API: what the handlers read, and what the log line needs.
-struct Call {
-    let request: Request
-    let parameters: [String: String]
-    /// The pattern of the route it matched (`/v1/dreams/{id}`), for logs and metrics, which
-    /// never group by raw path; `nil` until matched, and for a path no route has.
-    var route: String? = nil
-    let requestID: String
-    /// When the API began answering it, for the log line's duration.
-    let started: ContinuousClock.Instant
-    /// Set once the bearer token is checked.
-    var user: User?
-    /// When the checked token's session expires, if it does.
-    var sessionExpiresAt: Timestamp?
-    /// The hash of the checked bearer token.
-    var tokenHash: String?
-    /// The id of the checked token's session, as its owner sees it in the list of sessions.
-    var sessionID: UUID?
-    /// Set for a mutation sent with an idempotency key, once the key is claimed.
-    var keyed: KeyedRequest?
-}
-
 /// The Lucid HTTP API: routes each request to a handler and turns every outcome,
 /// failures included, into a response. Never throws and never traps on input.
 public final class API: Sendable {
@@ -191,23 +169,34 @@ public final class API: Sendable {
         routes.routes.map { ($0.method, $0.pattern) }
     }
 
-    /// Answers `request`, and logs it: method, route, path, status, duration, user id, request
-    /// id, and for a failure inside the server its detail. Never a secret, a body, or a query
-    /// string. An answer that waits (a long poll) is logged when it goes out; a stream or a
-    /// download when it starts.
+    /// Answers `request` as the server would, without a socket: admission from its head
+    /// (404, 405, a missing token, a body over the route's limit), then the answer on the
+    /// calling thread, logged as every answer is. What a test of the API calls; the server
+    /// calls ``admit(_:body:)`` and ``respond(to:admitted:)`` itself.
     public func handle(_ request: Request) -> Answer {
-        respond(to: request) { (call: inout Call) throws(Problem) in
-            if let problem = Self.pathProblem(call.request.path) { throw problem }
-            return try route(&call)
+        var head = request
+        head.body = []
+        switch admit(head, body: request.body.isEmpty ? .none : .length(request.body.count)) {
+        case .answer(let response):
+            return .response(response)
+        case .accept(let admitted, _, let maxBodyBytes):
+            guard request.body.count <= maxBodyBytes else {
+                return .response(refuse(head, admitted: admitted, because: .bodyTooLarge(limit: maxBodyBytes)))
+            }
+            return respond(to: request, admitted: admitted)
         }
     }
 
-    private func respond(to request: Request, _ answer: (inout Call) throws(Problem) -> Answer) -> Answer {
-        let start = ContinuousClock.now
-        let requestID = Self.makeRequestID()
-        var call = Call(request: request, parameters: [:], requestID: requestID, started: start)
+    /// Answers an admitted `request` through its route, and logs it: method, route, path,
+    /// status, duration, user id, request id, and for a failure inside the server its detail.
+    /// Never a secret, a body, or a query string. An answer that waits (a long poll) is logged
+    /// when it goes out; a stream or a download when it starts.
+    func answer(_ request: Request, through admitted: AdmittedRoute) -> Answer {
+        var call = OpenCall(
+            request: request, parameters: admitted.parameters, route: admitted.route.pattern,
+            requestID: Self.makeRequestID(), started: .now)
         do throws(Problem) {
-            switch try answer(&call) {
+            switch try run(admitted.route, &call) {
             case .response(let response):
                 return .response(finish(response, of: call))
             case .stream(let head, let stream):
@@ -223,13 +212,13 @@ public final class API: Sendable {
     }
 
     /// The problem as the call's answer, logged with what went wrong inside the server.
-    private func finish(_ problem: Problem, of call: Call) -> Response {
+    private func finish(_ problem: Problem, of call: OpenCall) -> Response {
         let failure = problem.logDetail.map { String($0.prefix(Self.logDetailLimit)) }
         return finish(problem.response(requestID: call.requestID), of: call, failure: failure)
     }
 
     /// `response` with the call's request id, logged.
-    func finish(_ response: Response, of call: Call, failure: String? = nil) -> Response {
+    func finish(_ response: Response, of call: OpenCall, failure: String? = nil) -> Response {
         let response = Self.tagged(response, call)
         logLine(response, of: call, failure: failure)
         return response
@@ -237,13 +226,13 @@ public final class API: Sendable {
 
     /// Logs the record of `call` answered with `response`. The path is logged with its
     /// secrets hidden by the router; the log's format escapes what came from the client.
-    func logLine(_ response: Response, of call: Call, failure: String? = nil) {
+    func logLine(_ response: Response, of call: OpenCall, failure: String? = nil) {
         let elapsed = ContinuousClock.now - call.started
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         let request = call.request
         log(.request(RequestLog(
             method: request.method, route: call.route, path: router.loggedPath(request.path), status: response.status,
-            microseconds: micros, userID: call.user?.id, requestID: call.requestID, error: failure)))
+            microseconds: micros, userID: call.loggedUserID, requestID: call.requestID, error: failure)))
         record(response, of: call)
     }
 
@@ -258,38 +247,36 @@ public final class API: Sendable {
         return Server(configuration: http, application: self)
     }
 
-    /// Answers `request` with the problem `problem`, logged like any answer, under the route
-    /// its method and path match, if any (a 401 or 413 before the body is read); a path
-    /// refused for a control character was never routed.
-    func answer(_ request: Request, with problem: Problem) -> Response {
-        var call = Call(request: request, parameters: [:], requestID: Self.makeRequestID(), started: .now)
-        if Self.pathProblem(request.path) == nil, case .found(let route, _) = router.match(method: request.method, path: request.path) {
-            call.route = route.pattern
-        }
-        return finish(problem, of: call)
+    /// Answers `request` with the problem `problem`, logged like any answer, under `route`
+    /// (the pattern it matched, if it did): a 401, 404 or 405 before the body is read, or a
+    /// request the server turned away.
+    func answer(_ request: Request, route: String?, with problem: Problem) -> Response {
+        finish(problem, of: OpenCall(request: request, parameters: [:], route: route, requestID: Self.makeRequestID(), started: .now))
     }
 
-    private func route(_ call: inout Call) throws(Problem) -> Answer {
-        switch router.match(method: call.request.method, path: call.request.path) {
-        case .found(let route, let parameters):
-            call = Call(
-                request: call.request, parameters: parameters, route: route.pattern, requestID: call.requestID,
-                started: call.started)
-            switch route.handler {
-            case .now(let handler):
-                if route.keepsAnswers, let key = try Self.idempotencyKey(of: call.request) {
-                    return .response(try runOnce(key, &call, handler))
-                }
-                return .response(try handler(self, &call))
-            case .waiting(let handler):
-                return try handler(self, &call)
-            }
-        case .wrongMethod(let allowed):
-            throw Problem(.methodNotAllowed, "\(call.request.method) is not allowed here.",
-                          headers: [("Allow", allowed.joined(separator: ", "))])
-        case .notFound:
-            throw Problem(.notFound, "There is nothing at \(call.request.path).")
+    /// Runs `route`'s handler for `call`: an open route's as it is; a signed-in route's once
+    /// the token is checked, after the idempotency key's syntax, with the key's promise kept
+    /// around it (see ``runOnce(_:_:_:)``).
+    private func run(_ route: Router.Route, _ call: inout OpenCall) throws(Problem) -> Answer {
+        switch route.handler {
+        case .open(let handler):
+            return .response(try handler(self, &call))
+        case .signedIn(let handler):
+            let key = route.keepsAnswers ? try Self.idempotencyKey(of: call.request) : nil
+            let signedIn = try authenticated(&call)
+            guard let key else { return .response(try handler(self, signedIn)) }
+            return .response(try runOnce(key, signedIn, handler))
+        case .waiting(let handler):
+            return try handler(self, try authenticated(&call))
         }
+    }
+
+    /// The call signed in with its bearer token (401 if it does not sign anyone in); the log
+    /// line names the user from here on, whatever the handler answers.
+    private func authenticated(_ call: inout OpenCall) throws(Problem) -> SignedInCall {
+        let session = try authenticate(call.request)
+        call.loggedUserID = session.user.id
+        return SignedInCall(base: call, session: session)
     }
 
     private static func makeRequestID() -> String {

@@ -124,11 +124,10 @@ extension API {
         .unauthorized, "The token is unknown, expired or revoked.",
         headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
 
-    /// The signed-in user, from `Authorization: Bearer <token>`; 401 for anything else.
-    /// Also records the token's hash in `call`, for signing out.
-    func authenticate(_ call: inout Call) throws(Problem) -> User {
-        if let user = call.user, call.tokenHash != nil { return user }
-        guard let header = call.request.header("authorization") else { throw Self.signInFirst }
+    /// Who `request` signs in as, from `Authorization: Bearer <token>`; 401 for anything else.
+    /// The API calls it once per request of a signed-in route, before the handler runs.
+    func authenticate(_ request: Request) throws(Problem) -> Session {
+        guard let header = request.header("authorization") else { throw Self.signInFirst }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", SessionToken.isWellFormed(String(parts[1])) else {
             throw Problem(.unauthorized, "The Authorization header is not a bearer token.",
@@ -156,11 +155,7 @@ extension API {
             throw Self.revokedToken
         }
         noteUse(of: tokenHash, lastUsedAt: entry.lastUsedAt, at: now)
-        call.user = entry.user
-        call.tokenHash = tokenHash
-        call.sessionID = entry.sessionID
-        call.sessionExpiresAt = entry.expiresAt
-        return entry.user
+        return Session(user: entry.user, tokenHash: tokenHash, id: entry.sessionID, expiresAt: entry.expiresAt)
     }
 
     /// How often a session's last use is written, in milliseconds: at most once a minute,

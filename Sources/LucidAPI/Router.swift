@@ -4,64 +4,94 @@ import LucidWire
 /// Maps a method and a path to a handler, and tells a wrong method (405, with the allowed
 /// ones) from an unknown path (404).
 struct Router: Sendable {
-    typealias Handler = @Sendable (API, inout Call) throws(Problem) -> Response
+    /// The handler of an open route. Its call holds no user: a route that forgets to say it
+    /// is signed in cannot act for anyone.
+    typealias OpenHandler = @Sendable (API, inout OpenCall) throws(Problem) -> Response
+    /// The handler of a signed-in route: it runs only once the request's token is checked,
+    /// and its call holds the session.
+    typealias SignedInHandler = @Sendable (API, SignedInCall) throws(Problem) -> Response
+    /// The handler of a signed-in route whose answer may wait or stream.
+    typealias WaitingHandler = @Sendable (API, SignedInCall) throws(Problem) -> Answer
 
-    /// How a route answers: at once, or with an answer that may wait or stream.
-    enum Answering: Sendable {
-        case now(Handler)
-        case waiting(@Sendable (API, inout Call) throws(Problem) -> Answer)
+    /// Who may call a route, and how it answers.
+    enum Handler: Sendable {
+        /// Anyone; at once.
+        case open(OpenHandler)
+        /// Only with a valid bearer token (without `Authorization`, 401 before the body is
+        /// read); at once.
+        case signedIn(SignedInHandler)
+        /// Only with a valid bearer token, as `signedIn`; with an answer that may wait or stream.
+        case waiting(WaitingHandler)
+
+        /// Whether the route needs a signed-in caller.
+        var isSignedIn: Bool {
+            if case .open = self { false } else { true }
+        }
+    }
+
+    /// Which lane a route's requests wait in and how large a body they may bring, known
+    /// before the body is read.
+    enum Intake: Sendable {
+        /// The default lane, a body up to the configured limit.
+        case ordinary
+        /// The lane that bounds concurrent password hashing, a body of passwords of at most
+        /// `bodyLimit` bytes (or the configured limit, if lower).
+        case credentials(bodyLimit: Int)
+        /// The imports lane, a body up to the configured import limit.
+        case imports
     }
 
     struct Route: Sendable {
         let method: String
         let pattern: String
         let segments: [Substring]
-        let access: Access
+        let intake: Intake
         /// Whether a request with an `Idempotency-Key` runs at most once and its retries get
         /// its answer again: every signed-in mutation but signing out, which a retry cannot
         /// repeat anyway (its token no longer signs anyone in).
         let keepsAnswers: Bool
         /// Parameters whose values are secrets (a share's token): logs show their names instead.
         let secrets: Set<String>
-        let handler: Answering
-    }
-
-    /// Who may call a route and how the server takes its requests, known before the body is read.
-    enum Access: Sendable {
-        /// Anyone; the body (if any) up to the configured limit, in the default lane.
-        case open
-        /// Only with `Authorization`: a request without it is answered 401 before its body is read.
-        case signedIn
-        /// Anyone, with a password in a small body: in the lane that bounds concurrent password hashing.
-        case credentials
-        /// Only with `Authorization` (as `signedIn`), with passwords in a small body: in the
-        /// lane that bounds concurrent password hashing (as `credentials`).
-        case signedInCredentials
+        let handler: Handler
     }
 
     private(set) var routes: [Route] = []
 
-    /// Adds `handler` for `method` on `pattern`, where `{name}` segments capture a parameter;
-    /// the values of `secrets` among them never reach a log (see `loggedPath`). Signed-in
-    /// mutations keep their answers for idempotency keys unless told otherwise.
+    /// Adds a signed-in route: `handler` for `method` on `pattern`, where `{name}` segments
+    /// capture a parameter. Mutations keep their answers for idempotency keys unless told
+    /// otherwise.
     mutating func add(
-        _ method: String, _ pattern: String, _ access: Access = .signedIn, keepsAnswers: Bool? = nil,
-        secrets: Set<String> = [], _ handler: @escaping Handler
+        _ method: String, _ pattern: String, _ intake: Intake = .ordinary, keepsAnswers: Bool? = nil,
+        _ handler: @escaping SignedInHandler
     ) {
         let mutates = method != "GET" && method != "HEAD"
-        let segments = Self.split(pattern)
-        precondition(secrets.allSatisfy { segments.contains("{\($0)}") }, "\(pattern) has no parameter \(secrets)")
-        routes.append(Route(
-            method: method, pattern: pattern, segments: segments, access: access,
-            keepsAnswers: keepsAnswers ?? (mutates && access == .signedIn), secrets: secrets, handler: .now(handler)))
+        append(method, pattern, intake, keepsAnswers: keepsAnswers ?? mutates, secrets: [], .signedIn(handler))
+    }
+
+    /// Adds a route anyone may call; the values of `secrets` among its parameters never reach
+    /// a log (see `loggedPath`). Its answers are never kept for idempotency keys: a route that
+    /// needs that keeps them itself.
+    mutating func addOpen(
+        _ method: String, _ pattern: String, _ intake: Intake = .ordinary, secrets: Set<String> = [],
+        _ handler: @escaping OpenHandler
+    ) {
+        append(method, pattern, intake, keepsAnswers: false, secrets: secrets, .open(handler))
     }
 
     /// Adds a signed-in `GET` route whose answer may wait without a thread (a long poll),
     /// stream (Server-Sent Events) or be pulled as the client reads it (an export).
-    mutating func addWaiting(_ pattern: String, _ handler: @escaping @Sendable (API, inout Call) throws(Problem) -> Answer) {
+    mutating func addWaiting(_ pattern: String, _ handler: @escaping WaitingHandler) {
+        append("GET", pattern, .ordinary, keepsAnswers: false, secrets: [], .waiting(handler))
+    }
+
+    private mutating func append(
+        _ method: String, _ pattern: String, _ intake: Intake, keepsAnswers: Bool, secrets: Set<String>, _ handler: Handler
+    ) {
+        let segments = Self.split(pattern)
+        precondition(secrets.allSatisfy { segments.contains("{\($0)}") }, "\(pattern) has no parameter \(secrets)")
         routes.append(Route(
-            method: "GET", pattern: pattern, segments: Self.split(pattern), access: .signedIn, keepsAnswers: false,
-            secrets: [], handler: .waiting(handler)))
+            method: method, pattern: pattern, segments: segments, intake: intake, keepsAnswers: keepsAnswers,
+            secrets: secrets, handler: handler))
     }
 
     private static func split(_ path: String) -> [Substring] {

@@ -12,8 +12,8 @@ import Synchronization
 /// ``StreamWriter``.
 ///
 /// `@unchecked Sendable`: the variable properties are touched only by the connection's I/O
-/// thread, except `request`, which is written before the exchange is submitted to the pool
-/// and only read after (the pool's lock orders the two). `connection` is used by other
+/// thread, except `request`, `admitted` and `lane`, which are written before the exchange is
+/// submitted to the pool and only read after (the pool's lock orders the two). `connection` is used by other
 /// threads only in `deliver`, under `outcome`'s lock, while the connection is suspended,
 /// and a suspended connection stays allocated until it is resumed (``Daemon`` resumes every
 /// one before it stops libmicrohttpd).
@@ -58,6 +58,9 @@ final class Exchange: Job, @unchecked Sendable {
     var request: Request
     let framing: BodyFraming
     var body: Body = .accepted([])
+    /// What admission accepted the request with: set before any of its body is read, so
+    /// every request that reaches a worker, or is turned away, has it.
+    var admitted: (any AdmittedRequest)?
     /// The lane and body limit admission chose.
     var lane = 0
     var maxBodyBytes = 0
@@ -176,7 +179,7 @@ final class Exchange: Job, @unchecked Sendable {
     }
 
     func run() {
-        switch context.application.respond(to: request) {
+        switch accepted.respond(to: request) {
         case .response(let response):
             deliver(response)
         case .pending(let pending):
@@ -203,6 +206,14 @@ final class Exchange: Job, @unchecked Sendable {
 
     /// The application's answer to this request turned away for `reason`.
     func refusal(_ reason: Refusal) -> Response {
-        context.application.refuse(head, because: reason)
+        accepted.refuse(head, because: reason)
+    }
+
+    /// What admission accepted the request with. Only an accepted request is read, queued,
+    /// run or turned away (an answered one is sent as it is), so its absence here is a bug
+    /// of the server's, not of a request.
+    private var accepted: any AdmittedRequest {
+        guard let admitted else { preconditionFailure("a request the application did not accept reached \(#function)") }
+        return admitted
     }
 }

@@ -6,18 +6,27 @@
 /// else runs on the server's workers, never on an I/O thread, so a slow answer holds one
 /// worker and no connection but its own. An answer that waits on something else (a long
 /// poll, a feed of events) holds no worker at all: see ``Answer``.
+///
+/// What admission decides about a request travels with it as its ``Ticket`` (a router's
+/// matched route, say), so the answer need not work it out again from the head.
 public protocol HTTPApplication: Sendable {
+    /// What ``admit(_:body:)`` hands on with a request it accepts, given back to
+    /// ``respond(to:admitted:)`` or ``refuse(_:admitted:because:)``. The server only carries it.
+    associatedtype Ticket: Sendable
+
     /// Decides what happens to a request whose head (method, path, query, headers, client
     /// address) is in and whose body, if any, is not read yet. `request.body` is empty.
-    func admit(_ request: Request, body: BodyFraming) -> Admission
+    func admit(_ request: Request, body: BodyFraming) -> Admission<Ticket>
 
-    /// Answers a whole admitted request, on a worker of the lane ``admit(_:body:)`` chose:
-    /// with a response now, or with one that comes later or in pieces, which the connection
-    /// waits for without the worker.
-    func respond(to request: Request) -> Answer
+    /// Answers a whole admitted request, on a worker of the lane ``admit(_:body:)`` chose,
+    /// with the ticket it was accepted with: with a response now, or with one that comes
+    /// later or in pieces, which the connection waits for without the worker.
+    func respond(to request: Request, admitted ticket: Ticket) -> Answer
 
-    /// Answers a request the server itself turns away, for `reason`; `request.body` is empty.
-    func refuse(_ request: Request, because reason: Refusal) -> Response
+    /// Answers an admitted request the server itself turns away, for `reason`; `request.body`
+    /// is empty. Only accepted requests are ever turned away: the others are answered by
+    /// admission.
+    func refuse(_ request: Request, admitted ticket: Ticket, because reason: Refusal) -> Response
 }
 
 /// What the application answers a request with.
@@ -32,7 +41,7 @@ public enum Answer: Sendable {
     /// Answer later, from any thread, through the pending response. The connection waits
     /// suspended and holds no worker. If no one answers before its timeout, the server sends
     /// its `otherwise` response. If the server stops first, it sends
-    /// ``HTTPApplication/refuse(_:because:)`` with ``Refusal/stopping`` at once, without
+    /// ``HTTPApplication/refuse(_:admitted:because:)`` with ``Refusal/stopping`` at once, without
     /// waiting for the grace period.
     case pending(PendingResponse)
     /// Send `head`'s status and headers now (its body, `Content-Length`, `Transfer-Encoding`
@@ -43,7 +52,7 @@ public enum Answer: Sendable {
     /// and the stream ends at once. The connection closes after a stream: it is sent by the
     /// ``StreamWriter``'s thread, not libmicrohttpd's. Past the writer's limit (half the
     /// connection limit) the stream ends unsent and the client gets
-    /// ``HTTPApplication/refuse(_:because:)`` with ``Refusal/overloaded(retryAfterSeconds:)``.
+    /// ``HTTPApplication/refuse(_:admitted:because:)`` with ``Refusal/overloaded(retryAfterSeconds:)``.
     case stream(head: Response, ResponseStream)
     /// Send `head`'s status and headers now, then a body that the server pulls from `source`
     /// a piece at a time as the client takes it: a download, long but finite, which must not
@@ -78,12 +87,20 @@ public enum BodyFraming: Equatable, Sendable {
 }
 
 /// What the application decided about a request from its head.
-public enum Admission: Sendable {
+public enum Admission<Ticket: Sendable>: Sendable {
     /// Read the body, refusing it past `maxBodyBytes`, then answer it on a worker of the lane
-    /// at index `lane` of ``ServerConfiguration/lanes``.
-    case accept(lane: Int, maxBodyBytes: Int)
+    /// at index `lane` of ``ServerConfiguration/lanes``, handing `ticket` to the answer.
+    case accept(Ticket, lane: Int, maxBodyBytes: Int)
     /// Answer with this response without reading the body.
     case answer(Response)
+}
+
+extension Admission where Ticket == Void {
+    /// Accepts a request into `lane` with a body of at most `maxBodyBytes`, for an
+    /// application whose answer needs nothing from admission but the request.
+    public static func accept(lane: Int, maxBodyBytes: Int) -> Admission {
+        .accept((), lane: lane, maxBodyBytes: maxBodyBytes)
+    }
 }
 
 /// Why the server turned a request away without asking the application to answer it.

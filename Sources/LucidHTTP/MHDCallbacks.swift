@@ -97,27 +97,27 @@ enum MHDCallbacks {
         conCls.pointee = Unmanaged.passRetained(exchange as AnyObject).toOpaque()
         record?.expect(within: head.framing.mayHaveBody ? context.configuration.bodyTimeoutSeconds : nil)
 
-        switch context.application.admit(exchange.head, body: head.framing) {
+        switch context.application.decide(exchange.head, body: head.framing) {
         case .answer(let response):
             guard head.framing.mayHaveBody || head.unsupportedFraming else {
                 exchange.pendingAnswer = response
                 return .YES
             }
             return answerEarly(response, exchange, context, connection, record)
-        case .accept(let lane, let maxBodyBytes):
+        case .accept(let admitted, let lane, let maxBodyBytes):
+            exchange.admitted = admitted
             exchange.lane = lane
             exchange.maxBodyBytes = maxBodyBytes
             if case .length(let announced) = head.framing, announced > maxBodyBytes {
-                let refusal = context.application.refuse(exchange.head, because: .bodyTooLarge(limit: maxBodyBytes))
+                let refusal = exchange.refusal(.bodyTooLarge(limit: maxBodyBytes))
                 return answerEarly(refusal, exchange, context, connection, record)
             }
             if head.unsupportedFraming {
-                let refusal = context.application.refuse(exchange.head, because: .unsupportedFraming)
-                return answerEarly(refusal, exchange, context, connection, record)
+                return answerEarly(exchange.refusal(.unsupportedFraming), exchange, context, connection, record)
             }
             if case .length(let announced) = head.framing {
                 guard context.reserveBody(announced) else {
-                    let refusal = context.application.refuse(exchange.head, because: .overloaded(retryAfterSeconds: 1))
+                    let refusal = exchange.refusal(.overloaded(retryAfterSeconds: 1))
                     return answerEarly(refusal, exchange, context, connection, record)
                 }
                 exchange.reservedBodyBytes = announced
@@ -145,7 +145,7 @@ enum MHDCallbacks {
         }
         if case .rejected(let reason, _) = exchange.body {
             markInFlight(exchange, context)
-            return queue(context.application.refuse(exchange.head, because: reason), on: connection, close: true)
+            return queue(exchange.refusal(reason), on: connection, close: true)
         }
         // Counted before the pool can answer, so a stop() that begins meanwhile waits for it.
         markInFlight(exchange, context)

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// An answer that comes later, from any thread: what a long poll returns from
-/// ``HTTPApplication/respond(to:)`` (see ``Answer/pending(_:)``).
+/// ``HTTPApplication/respond(to:admitted:)`` (see ``Answer/pending(_:)``).
 ///
 /// The application keeps it where the awaited event will find it and calls ``answer(_:)``
 /// then. Meanwhile the request's connection stays suspended: no worker, no thread and no

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A response body sent in pieces as they come, for as long as it lasts: what a feed of
-/// Server-Sent Events returns from ``HTTPApplication/respond(to:)`` (see
+/// Server-Sent Events returns from ``HTTPApplication/respond(to:admitted:)`` (see
 /// ``Answer/stream(head:_:)``).
 ///
 /// Whoever produces the events calls ``send(_:)`` from any thread (one fan-out thread may

@@ -14,7 +14,7 @@ public struct ServerConfiguration: Sendable {
     /// Threads that move bytes: each runs its own poll loop over its share of the
     /// connections and never runs application code.
     public var ioThreads: Int
-    /// Threads that run ``HTTPApplication/respond(to:)``. More than cores pays when
+    /// Threads that run ``HTTPApplication/respond(to:admitted:)``. More than cores pays when
     /// answers wait on the disk.
     public var workers: Int
     /// The lanes requests are queued in; ``Admission/accept(lane:maxBodyBytes:)`` names one

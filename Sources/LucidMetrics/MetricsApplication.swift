@@ -28,7 +28,7 @@ public struct MetricsApplication: HTTPApplication {
 
     /// `GET` or `HEAD` of `/metrics`, without a body, goes to the worker; anything else is
     /// answered at once: 405 for another method on `/metrics`, 404 for any other path.
-    public func admit(_ request: Request, body: BodyFraming) -> Admission {
+    public func admit(_ request: Request, body: BodyFraming) -> Admission<Void> {
         guard request.path == "/metrics" else {
             return .answer(Self.text(404, "Only /metrics is served here.\n"))
         }
@@ -41,14 +41,14 @@ public struct MetricsApplication: HTTPApplication {
     }
 
     /// The text of every metric, the gauges read now.
-    public func respond(to request: Request) -> Answer {
+    public func respond(to request: Request, admitted: Void) -> Answer {
         .response(Response(
             status: 200, headers: [("Content-Type", Self.contentType), ("Cache-Control", "no-store")],
             body: metrics.exposition(read())))
     }
 
     /// A short text saying why the server turned the scrape away.
-    public func refuse(_ request: Request, because reason: Refusal) -> Response {
+    public func refuse(_ request: Request, admitted: Void, because reason: Refusal) -> Response {
         switch reason {
         case .bodyTooLarge: Self.text(413, "A scrape has no body.\n")
         case .unsupportedFraming: Self.text(400, "A scrape has no body.\n")

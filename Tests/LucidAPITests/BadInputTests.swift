@@ -4,13 +4,13 @@ import Testing
 
 /// A journal with one dream, and a way to check that a failed request left it alone.
 struct UntouchedJournal {
-    let client: TestClient
+    let client: any LucidClient
     let token: String
     let dreamID: String
     let model: JSON
     let history: JSON
 
-    init(_ client: TestClient, user: String = "victim") throws {
+    init(_ client: any LucidClient, user: String = "victim") throws {
         self.client = client
         token = try client.register(user)
         dreamID = try client.addDream(token, "The one dream")["id"].string!
@@ -26,10 +26,12 @@ struct UntouchedJournal {
 
 var shark: [String: Any] { ["kind": "shark"] }
 
+/// Each runs in memory: what a handler makes of a body does not depend on the socket it
+/// came through (BadInputTests+HTTP has what does).
 @Suite("Bad input gets a clear error, and nothing is lost")
 struct BadInputTests {
     @Test func bodyThatIsNotJSONIs400() throws {
-        try withServer { client in
+        try withAPI { client in
             let journal = try UntouchedJournal(client)
             let bodies = ["{description:", "", "{\"description\": \"x\",}", "nul", "{\"a\":1} {}", "'x'", "[1,]"]
             for body in bodies {
@@ -42,7 +44,7 @@ struct BadInputTests {
     }
 
     @Test func invalidUTF8Is400() throws {
-        try withServer { client in
+        try withAPI { client in
             let journal = try UntouchedJournal(client)
             let prefix = Array(#"{"description":""#.utf8), suffix = Array(#"","creature":{"kind":"shark"}}"#.utf8)
             for bad: [UInt8] in [[0xFF, 0xFE], [0xC3], [0xED, 0xA0, 0x80], [0xC0, 0xAF]] {
@@ -58,7 +60,7 @@ struct BadInputTests {
     }
 
     @Test func wrongOrMissingContentTypeIs415() throws {
-        try withServer { client in
+        try withAPI { client in
             let journal = try UntouchedJournal(client)
             let body = JSON.encode(["description": "A dream", "creature": shark])
             for contentType in ["text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1",
@@ -82,7 +84,7 @@ struct BadInputTests {
     }
 
     @Test func everyBadFieldOfADreamIsNamed() throws {
-        try withServer { client in
+        try withAPI { client in
             let journal = try UntouchedJournal(client)
             let cases: [([String: Any], Set<String>)] = [
                 ([:], ["/description", "/creature"]),
@@ -131,7 +133,7 @@ struct BadInputTests {
     }
 
     @Test func bodiesThatAreNotObjectsAre422AtTheRoot() throws {
-        try withServer { client in
+        try withAPI { client in
             let journal = try UntouchedJournal(client)
             for body in ["[]", "\"dream\"", "42", "null", "true"] {
                 let response = try client.post("/v1/dreams", body: Array(body.utf8), token: journal.token,
@@ -143,7 +145,7 @@ struct BadInputTests {
     }
 
     @Test func hugeNumbersAre422() throws {
-        try withServer { client in
+        try withAPI { client in
             let journal = try UntouchedJournal(client)
             for number in ["1e400", "99999999999999999999", "-99999999999999999999", "-1e400"] {
                 let body = #"{"description":"x","creature":{"kind":"shark"},"numberOfCreatures":\#(number)}"#
@@ -160,7 +162,7 @@ struct BadInputTests {
 
     /// Every integer field takes an integer however it is spelled, as JSON Schema does.
     @Test func integerFieldsTakeNumbersWithoutAFraction() throws {
-        try withServer { client in
+        try withAPI { client in
             let token = try client.register("spelling")
             let body = #"{"description":"x","creature":{"kind":"shark"},"numberOfCreatures":3.0}"#
             let added = try client.post("/v1/dreams", body: Array(body.utf8), token: token, headers: [("Content-Type", "application/json")])
@@ -182,7 +184,7 @@ struct BadInputTests {
     }
 
     @Test func badPatchesAndFavoriteCreaturesAre422() throws {
-        try withServer { client in
+        try withAPI { client in
             let journal = try UntouchedJournal(client)
             let path = "/v1/dreams/\(journal.dreamID)"
             let patches: [([String: Any], Set<String>)] = [
@@ -210,7 +212,7 @@ struct BadInputTests {
     }
 
     @Test func aBatchWithOneBadActionAppliesNone() throws {
-        try withServer { client in
+        try withAPI { client in
             let journal = try UntouchedJournal(client)
             let good: [String: Any] = ["type": "addDream", "dream": ["description": "Good", "creature": shark]]
             let batches: [([Any], Set<String>)] = [
@@ -248,7 +250,7 @@ struct BadInputTests {
     }
 
     @Test func aBatchRefusedOnAMissingOrDuplicateDreamAppliesNone() throws {
-        try withServer { client in
+        try withAPI { client in
             let journal = try UntouchedJournal(client)
             let good: [String: Any] = ["type": "addDream", "dream": ["description": "Good", "creature": shark]]
             let unknown = UUID().uuidString.lowercased()

@@ -19,7 +19,7 @@ func withFeedServer(
     try body(TestClient(server: server), clock)
 }
 
-extension LucidClient {
+extension SocketClient {
     /// Opens `GET /v1/events` (plus `query`) and reads the head; the reader reads the events.
     func openEvents(
         _ token: String, query: String = "", headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
@@ -29,7 +29,9 @@ extension LucidClient {
             method: "GET", path: "/v1/events" + query, headers: headers + [("Authorization", "Bearer \(token)")]))
         return (try connection.readHead(), EventStreamReader(connection))
     }
+}
 
+extension LucidClient {
     /// The id of the user the token signs in.
     func userID(_ token: String) throws -> UUID {
         let id = try get("/v1/me", token: token).json["id"].string.flatMap(UUID.init(uuidString:))

@@ -1,7 +1,7 @@
 import Foundation
 import LucidHTTPTesting
 
-extension LucidClient {
+extension SocketClient {
     /// Sends `GET path` and reads the download as a slow client does: `pause` after each
     /// chunk. Throws if the download is cut.
     func slowDownload(_ path: String, token: String, pause: Duration) throws -> TestResponse {
@@ -14,7 +14,9 @@ extension LucidClient {
         }
         return response
     }
+}
 
+extension LucidClient {
     /// The journal exported as Lucid's JSON (with every version if `history`), parsed;
     /// throws unless it is a 200 that parses. What a round trip (export, import, export
     /// again) compares.

@@ -1,14 +1,27 @@
 import Foundation
 import LucidHTTPTesting
 
-/// Speaks HTTP/1.1 to a Lucid server on 127.0.0.1, one connection per request.
+/// Sends requests to a Lucid API and reads their answers: over a socket, or in memory.
 protocol LucidClient: Sendable {
+    /// Sends one request (`path` may carry a query) and reads its whole answer.
+    func send(_ method: String, _ path: String, headers: [(name: String, value: String)], body: [UInt8]?) throws -> TestResponse
+}
+
+/// Speaks HTTP/1.1 to a Lucid server on 127.0.0.1, one connection per request.
+protocol SocketClient: LucidClient {
     /// The port the server listens on now.
     var serverPort: UInt16 { get throws }
 }
 
+extension SocketClient {
+    func send(_ method: String, _ path: String, headers: [(name: String, value: String)], body: [UInt8]?) throws -> TestResponse {
+        let connection = try TestConnection(port: try serverPort, timeoutSeconds: 10)
+        return try connection.request(method: method, path: path, headers: headers, body: body)
+    }
+}
+
 /// A client of a ``TestServer``, which may stop and start again on another port.
-struct TestClient: LucidClient {
+struct TestClient: SocketClient {
     static let password = "correct horse battery staple"
 
     let server: TestServer
@@ -17,7 +30,7 @@ struct TestClient: LucidClient {
 }
 
 /// A client of a server listening on `port`, such as a `lucid serve` the test started.
-struct PortClient: LucidClient {
+struct PortClient: SocketClient {
     let port: UInt16
 
     var serverPort: UInt16 { port }
@@ -39,8 +52,7 @@ extension LucidClient {
             }
         }
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
-        let connection = try TestConnection(port: try serverPort, timeoutSeconds: 10)
-        return try connection.request(method: method, path: path, headers: headers, body: bytes)
+        return try send(method, path, headers: headers, body: bytes)
     }
 
     func get(_ path: String, token: String? = nil, headers: [(name: String, value: String)] = []) throws -> TestResponse {

@@ -8,15 +8,15 @@ struct TestApplication: HTTPApplication {
     var maxBodyBytes = 1024
     var handler: @Sendable (Request) -> Response = echo
     var answer: (@Sendable (Request) -> Answer)?
-    var admission: (@Sendable (Request, BodyFraming) -> Admission)?
+    var admission: (@Sendable (Request, BodyFraming) -> Admission<Void>)?
 
-    func admit(_ request: Request, body: BodyFraming) -> Admission {
+    func admit(_ request: Request, body: BodyFraming) -> Admission<Void> {
         admission?(request, body) ?? .accept(lane: 0, maxBodyBytes: maxBodyBytes)
     }
 
-    func respond(to request: Request) -> Answer { answer?(request) ?? .response(handler(request)) }
+    func respond(to request: Request, admitted: Void) -> Answer { answer?(request) ?? .response(handler(request)) }
 
-    func refuse(_ request: Request, because reason: Refusal) -> Response {
+    func refuse(_ request: Request, admitted: Void, because reason: Refusal) -> Response {
         Self.refusal(reason)
     }
 

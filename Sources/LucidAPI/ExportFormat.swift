@@ -37,7 +37,7 @@ enum ExportFormat: Equatable, Sendable {
     /// highest of Lucid's JSON and Markdown (JSON on a tie, and with no `Accept`); with
     /// `?history=true` for Lucid's JSON only. A bad parameter is 400; a format `Accept`
     /// rules out is 406.
-    static func requested(by call: Call) throws(Problem) -> ExportFormat {
+    static func requested(by call: some Call) throws(Problem) -> ExportFormat {
         let history: Bool
         switch call.request.queryValue("history") {
         case nil, "false": history = false

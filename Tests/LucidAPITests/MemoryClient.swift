@@ -1,3 +1,4 @@
+import LucidCrypto
 import Foundation
 import LucidAPI
 import LucidHTTP

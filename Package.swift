@@ -1,9 +1,18 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Lucid: a dream-journal server. The arrows point one way:
-/// LucidModel ← LucidStore, LucidLayout, LucidHTTP (independent of each other) ← LucidAPI ← lucid;
-/// LucidHTTP ← LucidMetrics ← LucidAPI.
+/// Lucid: a dream-journal server. The arrows point one way (A ← B: B imports A):
+///
+///     LucidModel ← LucidLayout
+///     LucidModel ← LucidStore ← LucidSQLite (CSQLite), LucidPostgres (CPostgres)
+///     LucidModel ← LucidJSON ← LucidWire (and LucidStore ← LucidWire)
+///     LucidHTTP (CMicroHTTPD) ← LucidMetrics
+///     LucidCrypto (CSodium)
+///     all of the above but the two stores ← LucidAPI ← lucid (which alone picks a store)
+///
+/// Each C library is wrapped by one module, which imports it internally. A client links
+/// LucidModel, LucidStore, LucidJSON and LucidWire, and with them no C at all. Where a new
+/// route, store query, wire field or reducer case goes: see the README's "How it is built".
 let package = Package(
     name: "Lucid",
     platforms: [.macOS(.v15)],

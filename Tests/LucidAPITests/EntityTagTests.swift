@@ -1,3 +1,4 @@
+@testable import LucidHTTP
 import Testing
 @testable import LucidAPI
 

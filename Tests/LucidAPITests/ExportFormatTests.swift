@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidHTTP
 import Testing
 @testable import LucidAPI
 @testable import LucidWire

@@ -1,23 +1,13 @@
 /// An entity tag as RFC 9110 (section 8.8.3) writes it: an optional `W/` and an opaque
-/// tag in double quotes. Lucid's own tags are strong quoted versions, `"12"`.
-struct EntityTag: Hashable, Sendable {
+/// tag in double quotes.
+package struct EntityTag: Hashable, Sendable {
     /// Whether the tag is weak (`W/"12"`): never equal under strong comparison.
-    var isWeak: Bool
+    package var isWeak: Bool
     /// The bytes between the quotes.
-    var opaque: [UInt8]
-
-    /// The journal version the tag names, if its opaque part is one written as Lucid writes
-    /// versions: decimal digits without sign or leading zero (`"5"`, never `"+5"` or `"005"`),
-    /// so a tag names a version exactly when it equals the `ETag` we send for it.
-    var version: Int? {
-        guard let first = opaque.first, opaque.allSatisfy({ (0x30...0x39).contains($0) }),
-              first != 0x30 || opaque.count == 1
-        else { return nil }
-        return Int(String(decoding: opaque, as: UTF8.self))
-    }
+    package var opaque: [UInt8]
 
     /// What an `If-Match` or `If-None-Match` field says: any version, or these tags.
-    enum Condition: Equatable {
+    package enum Condition: Equatable {
         case any
         case tags([EntityTag])
     }
@@ -28,10 +18,10 @@ struct EntityTag: Hashable, Sendable {
     /// percent-encode header values, and a percent-encoded value is never a valid list or
     /// `*` (its quotes are encoded), so reading it decoded cannot change what a valid field
     /// means.
-    static func condition(_ field: String) -> Condition? {
+    package static func condition(_ field: String) -> Condition? {
         let bytes = Array(field.utf8)
         if let condition = condition(bytes) { return condition }
-        guard bytes.contains(UInt8(ascii: "%")), let decoded = percentDecoded(bytes) else { return nil }
+        guard bytes.contains(UInt8(ascii: "%")), let decoded = PercentDecoding.strict(bytes) else { return nil }
         return condition(decoded)
     }
 
@@ -39,32 +29,6 @@ struct EntityTag: Hashable, Sendable {
         let trimmed = bytes.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
         if Array(trimmed) == [UInt8(ascii: "*")] { return .any }
         return list(bytes).map(Condition.tags)
-    }
-
-    /// `bytes` with every `%XX` replaced by the byte it names; `nil` if a `%` is not
-    /// followed by two hexadecimal digits.
-    private static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
-        func digit(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var decoded: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "%") else {
-                decoded.append(bytes[index])
-                index += 1
-                continue
-            }
-            guard index + 2 < bytes.count, let high = digit(bytes[index + 1]), let low = digit(bytes[index + 2]) else { return nil }
-            decoded.append(high << 4 | low)
-            index += 3
-        }
-        return decoded
     }
 
     /// The entity tags of a field that is a list (`#entity-tag`: commas, optional white

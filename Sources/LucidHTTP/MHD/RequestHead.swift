@@ -104,35 +104,6 @@ final class RequestTarget {
 
     init(_ raw: String) {
         let pathPart = raw.utf8.prefix { $0 != UInt8(ascii: "?") }
-        path = String(decoding: Self.percentDecoded(pathPart), as: UTF8.self)
-    }
-
-    /// `%XX` as the byte XX; a `%` not followed by two hex digits stays as it is, as
-    /// libmicrohttpd leaves it.
-    static func percentDecoded(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        let bytes = Array(bytes)
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(bytes[index])
-                index += 1
-            }
-        }
-        return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        path = String(decoding: PercentDecoding.lenient(pathPart), as: UTF8.self)
     }
 }

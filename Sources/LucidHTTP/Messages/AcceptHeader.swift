@@ -2,7 +2,7 @@ import Foundation
 
 /// The media types a client accepts, from its `Accept` header (RFC 9110 12.5.1): each range
 /// with its weight, so that a route with several representations can choose one.
-struct AcceptHeader: Equatable, Sendable {
+package struct AcceptHeader: Equatable, Sendable {
     /// One media range: `type/subtype`, `type/*` or `*/*`, lower-cased, with its `q`.
     struct Range: Equatable, Sendable {
         var type: String
@@ -15,7 +15,7 @@ struct AcceptHeader: Equatable, Sendable {
 
     /// The ranges of `header`; `nil` accepts everything, as no header does. An element that
     /// is not a media range is left out; a `q` that is not a number from 0 to 1 counts as 1.
-    init(_ header: String?) {
+    package init(_ header: String?) {
         guard let header else {
             ranges = [Range(type: "*", subtype: "*", quality: 1)]
             return
@@ -36,7 +36,7 @@ struct AcceptHeader: Equatable, Sendable {
 
     /// The weight of `mediaType` (`type/subtype`): that of the most specific range that
     /// matches it, 0 if none does. A header with no valid range at all accepts anything.
-    func quality(of mediaType: String) -> Double {
+    package func quality(of mediaType: String) -> Double {
         guard !ranges.isEmpty else { return 1 }
         let names = mediaType.lowercased().split(separator: "/")
         guard names.count == 2 else { return 0 }
@@ -59,7 +59,7 @@ struct AcceptHeader: Equatable, Sendable {
 
     /// Of `offered` media types, in order of preference, the one the client weighs highest
     /// (the earlier one on a tie); `nil` if it accepts none of them.
-    func choose(_ offered: [String]) -> String? {
+    package func choose(_ offered: [String]) -> String? {
         var chosen: (mediaType: String, quality: Double)?
         for mediaType in offered {
             let quality = quality(of: mediaType)

@@ -68,8 +68,8 @@ public struct JournalWords: Sendable {
     }
 
     /// The number of `word`, given it one if it is new.
-    private mutating func number(of word: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let bytes = Array(word)
+    private mutating func number(of word: Span<UInt8>) -> UInt32 {
+        let bytes = SearchText.bytes(of: word)
         if let number = numbers[bytes] { return number }
         let number = UInt32(words.count)
         words.append(bytes)

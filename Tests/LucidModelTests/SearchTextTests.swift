@@ -8,7 +8,7 @@ struct SearchTextTests {
         let bytes = Array(text.utf8)
         var pieces: [(String, String)] = []
         SearchText.forEachWord(in: text) { word, range in
-            pieces.append((String(decoding: word, as: UTF8.self), String(decoding: bytes[range], as: UTF8.self)))
+            pieces.append((String(decoding: SearchText.bytes(of: word), as: UTF8.self), String(decoding: bytes[range], as: UTF8.self)))
         }
         return pieces
     }
@@ -37,6 +37,15 @@ struct SearchTextTests {
         #expect(pieces.map(\.word) == ["a", "unicorn", "s", "cafe", "夢"])
         #expect(pieces.map(\.source) == ["A", "UNICORN", "s", "café", "夢"])
         #expect(Self.pieces("e\u{301}te").map(\.source) == ["e\u{301}te"])
+    }
+
+    @Test func aWordManyTimesLongerThanTheFirstBufferComesWholeWithItsSource() {
+        // 900 folded bytes: the pass stops and goes on in a larger buffer four times, at
+        // letters, marks and letters that fold to another.
+        let long = String(repeating: "Ab\u{301}Ø", count: 300)
+        let pieces = Self.pieces("x \(long) 夢 y")
+        #expect(pieces.map(\.word) == ["x", String(repeating: "abo", count: 300), "夢", "y"])
+        #expect(pieces.map(\.source) == ["x", long, "夢", "y"])
     }
 
     @Test func theIndexKeepsWordsUpToALimitCutAtAScalarBoundary() {

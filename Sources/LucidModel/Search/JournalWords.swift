@@ -68,8 +68,8 @@ public struct JournalWords: Sendable {
     }
 
     /// The number of `word`, given it one if it is new.
-    private mutating func number(of word: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let bytes = Array(word)
+    private mutating func number(of word: Span<UInt8>) -> UInt32 {
+        let bytes = SearchText.bytes(of: word)
         if let number = numbers[bytes] { return number }
         let number = UInt32(words.count)
         words.append(bytes)
@@ -122,21 +122,17 @@ public struct JournalWords: Sendable {
     }
 
     /// Adds each word's weight for each term to `hits`, word by word in order, as
-    /// `SearchScorer.count` adds them, so the sums are the same to the bit.
-    private func count(_ words: [UInt32], _ exact: [UInt32], _ prefixWeights: [Double], into hits: inout [Double]) {
+    /// `SearchScorer.count` adds them, so the sums are the same to the bit. Inlined into
+    /// `search`, which calls it twice for each dream, so that making its spans is not a call.
+    @inline(__always) private func count(_ words: [UInt32], _ exact: [UInt32], _ prefixWeights: [Double], into hits: inout [Double]) {
+        let words = words.span, exact = exact.span, prefixWeights = prefixWeights.span
+        var hits = hits.mutableSpan
         let last = exact.count
-        words.withUnsafeBufferPointer { words in
-            exact.withUnsafeBufferPointer { exact in
-                prefixWeights.withUnsafeBufferPointer { prefixWeights in
-                    hits.withUnsafeMutableBufferPointer { hits in
-                        for word in words {
-                            for term in 0..<exact.count where exact[term] == word { hits[term] += 1 }
-                            let weight = prefixWeights[Int(word)]
-                            if weight > 0 { hits[last] += weight }
-                        }
-                    }
-                }
-            }
+        for index in words.indices {
+            let word = words[index]
+            for term in exact.indices where exact[term] == word { hits[term] += 1 }
+            let weight = prefixWeights[Int(word)]
+            if weight > 0 { hits[last] += weight }
         }
     }
 }

@@ -81,11 +81,7 @@ struct SearchScorer {
 
     /// How much `word` counts for term `index`: 1 if it is that word, ½ if the term is the
     /// prefix and begins it, else 0.
-    func weight(of word: UnsafeBufferPointer<UInt8>, for index: Int) -> Double {
-        bytes.withUnsafeBufferPointer { weight(of: word, for: index, in: $0) }
-    }
-
-    private func weight(of word: UnsafeBufferPointer<UInt8>, for index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Double {
+    func weight(of word: Span<UInt8>, for index: Int) -> Double {
         let range = ranges[index]
         guard word.count == range.count || (lastIsPrefix && index == ranges.count - 1 && word.count > range.count) else { return 0 }
         for offset in 0..<range.count where word[offset] != bytes[range.lowerBound + offset] { return 0 }
@@ -95,13 +91,12 @@ struct SearchScorer {
     /// Adds the hits of each term among the words of `text` to `hits`; answers how many words it has.
     func count(_ text: String, into hits: inout [Double]) -> Int {
         var words = 0
-        bytes.withUnsafeBufferPointer { bytes in
-            hits.withUnsafeMutableBufferPointer { hits in
-                SearchText.forEachWord(in: text) { word, _ in
-                    words += 1
-                    for index in 0..<hits.count { hits[index] += weight(of: word, for: index, in: bytes) }
-                }
-            }
+        SearchText.forEachWord(in: text) { word, _ in
+            words += 1
+            // A span made for each word, not once outside: a closure that captures a span
+            // is not specialized into `forEachWord`, and is called a little more slowly.
+            var hits = hits.mutableSpan
+            for index in hits.indices { hits[index] += weight(of: word, for: index) }
         }
         return words
     }

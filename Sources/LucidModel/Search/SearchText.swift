@@ -21,66 +21,66 @@ public enum SearchText {
     /// The folded words of `text`, in order, repeats included.
     public static func words(in text: String) -> [String] {
         var words: [String] = []
-        forEachWord(in: text) { word, _ in words.append(String(decoding: word, as: UTF8.self)) }
+        forEachWord(in: text) { word, _ in
+            // A word is whole scalars of a valid string or of the folding table, so it validates.
+            words.append(String(copying: try! UTF8Span(validating: word)))
+        }
         return words
     }
 
     /// Calls `body` with each folded word of `text`, in order, as UTF-8 bytes, and with the
     /// byte offsets of the text it came from (from its first scalar to after its last).
-    /// The bytes are valid only during the call. One pass over the text's bytes, with a
-    /// table lookup for each scalar: this runs over every dream a broad query finds.
-    public static func forEachWord(in text: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) {
+    /// One pass over the text's bytes, with a table lookup for each scalar: this runs over
+    /// every byte of every dream a broad query finds.
+    static func forEachWord(in text: String, _ body: (Span<UInt8>, Range<Int>) -> Void) {
         var text = text
-        let table = SearchFolding.table, ascii = asciiFolded
-        text.withUTF8 { bytes in
-            ascii.withUnsafeBufferPointer { ascii in
-                table.kinds.withUnsafeBufferPointer { kinds in
-                    table.starts.withUnsafeBufferPointer { starts in
-                        table.folded.withUnsafeBufferPointer { folded in
-                            scan(bytes, ascii: ascii, kinds: kinds, starts: starts, folded: folded, body)
-                        }
-                    }
-                }
-            }
+        // A string's bytes are contiguous unless it was bridged; `span` needs them to be.
+        text.makeContiguousUTF8()
+        let bytes = text.utf8.span
+        let table = SearchFolding.table, asciiTable = asciiFolded
+        let ascii = asciiTable.span, kinds = table.kinds.span, starts = table.starts.span, folded = table.folded.span
+        // The word is built in a buffer written through a span, not appended to an array,
+        // which would check the array's uniqueness for every byte. A word too long for it
+        // stops the pass, which goes on from the same scalar in a buffer twice as large.
+        var buffer = zeros(64)
+        var position = ScanPosition()
+        while true {
+            var word = buffer.mutableSpan
+            let needed = scan(bytes, from: &position, into: &word, ascii: ascii, kinds: kinds, starts: starts, folded: folded, body)
+            guard needed > 0 else { return }
+            buffer += zeros(max(buffer.count, needed - buffer.count))
         }
     }
 
-    /// The pass of `forEachWord(in:_:)` over `bytes`, with the tables at hand. The word is
-    /// built in a buffer of its own rather than an array: this loop runs over every byte of
-    /// every dream a broad query finds.
-    private static func scan(
-        _ bytes: UnsafeBufferPointer<UInt8>, ascii: UnsafeBufferPointer<UInt8>, kinds: UnsafeBufferPointer<SearchFolding.Kind>,
-        starts: UnsafeBufferPointer<Int32>, folded: UnsafeBufferPointer<UInt8>,
-        _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void
-    ) {
-        var capacity = 64
-        var word = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { word.deallocate() }
-        var length = 0
-        /// Makes room for `more` bytes after the word's `length`.
-        func reserve(_ more: Int) {
-            guard length + more > capacity else { return }
-            capacity = max(capacity * 2, length + more)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            grown.update(from: word, count: length)
-            word.deallocate()
-            word = grown
-        }
-        // Where the current run of word scalars began; -1 between words.
-        var start = -1
+    /// Where a pass of `scan` over a text stands: at which byte, where the word being built
+    /// began in the text (-1 between words), and how many of its folded bytes are built.
+    private struct ScanPosition {
         var offset = 0
+        var start = -1
+        var length = 0
+    }
+
+    /// The pass of `forEachWord(in:_:)` over `bytes` from `position`, building each word in
+    /// `word`. Answers 0 at the end of the text, or, when the next scalar's folded bytes do
+    /// not fit in `word`, how many bytes the word needs, leaving `position` at that scalar.
+    private static func scan(
+        _ bytes: Span<UInt8>, from position: inout ScanPosition, into word: inout MutableSpan<UInt8>, ascii: Span<UInt8>,
+        kinds: Span<SearchFolding.Kind>, starts: Span<Int32>, folded: Span<UInt8>, _ body: (Span<UInt8>, Range<Int>) -> Void
+    ) -> Int {
+        var offset = position.offset, start = position.start, length = position.length
+        defer { position = ScanPosition(offset: offset, start: start, length: length) }
         while offset <= bytes.count {
             // The end of the text ends a word as a separator does.
             let byte = offset < bytes.count ? bytes[offset] : 0
             if byte < 0x80 {
                 let lower = ascii[Int(byte)]
                 if lower != 0 {
+                    guard length < word.count else { return length + 1 }
                     if start < 0 { start = offset }
-                    reserve(1)
                     word[length] = lower
                     length += 1
                 } else if start >= 0 {
-                    if length > 0 { body(UnsafeBufferPointer(start: word, count: length), start..<offset) }
+                    if length > 0 { body(word.span.extracting(0..<length), start..<offset) }
                     length = 0
                     start = -1
                 }
@@ -92,7 +92,7 @@ public enum SearchText {
             let inTable = value < kinds.count
             let kind = inTable ? kinds[value] : SearchFolding.classify(scalar)
             if kind != .word, start >= 0 {
-                if length > 0 { body(UnsafeBufferPointer(start: word, count: length), start..<offset) }
+                if length > 0 { body(word.span.extracting(0..<length), start..<offset) }
                 length = 0
                 start = -1
             }
@@ -100,24 +100,41 @@ public enum SearchText {
             case .separator:
                 break
             case .ideograph:
-                reserve(size)
-                for index in 0..<size { word[index] = bytes[offset + index] }
-                body(UnsafeBufferPointer(start: word, count: size), offset..<(offset + size))
+                // An ideograph is not folded: its word is its own bytes, read in place.
+                body(bytes.extracting(offset..<(offset + size)), offset..<(offset + size))
             case .word:
-                if start < 0 { start = offset }
                 if inTable {
                     let range = Int(starts[value])..<Int(starts[value + 1])
-                    reserve(range.count)
+                    guard length + range.count <= word.count else { return length + range.count }
+                    if start < 0 { start = offset }
                     for index in range { word[length] = folded[index]; length += 1 }
                 } else {
                     var scalarWord: [UInt8] = []
                     SearchFolding.appendCaseFolded(scalar, to: &scalarWord)
-                    reserve(scalarWord.count)
+                    guard length + scalarWord.count <= word.count else { return length + scalarWord.count }
+                    if start < 0 { start = offset }
                     for byte in scalarWord { word[length] = byte; length += 1 }
                 }
             }
             offset += size
         }
+        return 0
+    }
+
+    /// The bytes of `word` as an array of their own, which outlives the span.
+    static func bytes(of word: Span<UInt8>) -> [UInt8] {
+        var bytes = zeros(word.count)
+        var copy = bytes.mutableSpan
+        for index in word.indices { copy[index] = word[index] }
+        return bytes
+    }
+
+    /// `count` zeros. Made from a collection of known size, which allocates through code
+    /// specialized for bytes: `Array(repeating:count:)` allocates through the standard
+    /// library's generic code, and `reserveCapacity` through its code for growing an array,
+    /// either of which costs more than scanning or copying a short word.
+    private static func zeros(_ count: Int) -> [UInt8] {
+        Array(repeatElement(0, count: count))
     }
 
     /// Each ASCII byte as a word holds it: letters lower-cased, digits as they are, and 0
@@ -149,7 +166,7 @@ public enum SearchText {
     }
 
     /// The scalar that starts at `offset` of valid UTF-8 (a Swift string's bytes), and its length.
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (Unicode.Scalar, Int) {
+    private static func decode(_ bytes: Span<UInt8>, at offset: Int) -> (Unicode.Scalar, Int) {
         let lead = UInt32(bytes[offset])
         let (length, initial): (Int, UInt32) = switch lead {
         case 0xF0...: (4, lead & 0x07)

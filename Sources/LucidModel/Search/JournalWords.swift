@@ -114,7 +114,7 @@ public struct JournalWords: Sendable {
             for term in all.indices {
                 let found = description[term]
                 guard found > 0 || tags[term] > 0 else { matches = false; break }
-                score += found / (found + 1 + words / 40) + (tags[term] > 0 ? 1 : 0)
+                score += SearchScorer.termScore(descriptionHits: found, tagHits: tags[term], descriptionWords: words)
             }
             if matches, !filtered || query.admits(model.dreams[index]) { found.append((score, index)) }
         }

@@ -118,8 +118,17 @@ struct SearchScorer {
         for index in ranges.indices {
             let hits = description[index]
             guard hits > 0 || tags[index] > 0 else { return nil }
-            score += hits / (hits + 1 + Double(words) / 40) + (tags[index] > 0 ? 1 : 0)
+            score += Self.termScore(descriptionHits: hits, tagHits: tags[index], descriptionWords: Double(words))
         }
         return score
+    }
+
+    /// What one term adds to a dream's score, the formula `openapi.yaml` states: its hits in
+    /// the description, each worth less than the one before and all of them less in a long
+    /// description, and 1 if a tag holds it. Written once: ``JournalWords`` scores with it too,
+    /// and the two must agree to the bit.
+    @inline(__always)
+    static func termScore(descriptionHits hits: Double, tagHits: Double, descriptionWords words: Double) -> Double {
+        hits / (hits + 1 + words / 40) + (tagHits > 0 ? 1 : 0)
     }
 }

@@ -8,6 +8,7 @@ import PackageDescription
 ///     LucidModel ← LucidJSON ← LucidWire (and LucidStore ← LucidWire)
 ///     LucidHTTP (CMicroHTTPD) ← LucidMetrics
 ///     LucidCrypto (CSodium)
+///     LucidThreads ← LucidHTTP, LucidPostgres, LucidAPI (a thread of one's own, and its end)
 ///     all of the above but the two stores ← LucidAPI ← lucid (which alone picks a store)
 ///
 /// Each C library is wrapped by one module, which imports it internally. A client links
@@ -78,7 +79,7 @@ let package = Package(
         // PostgreSQL persistence through libpq, for running many instances on one database.
         .target(
             name: "LucidPostgres",
-            dependencies: ["LucidModel", "LucidStore", "CPostgres"],
+            dependencies: ["LucidModel", "LucidStore", "LucidThreads", "CPostgres"],
             plugins: ["EmbedResources"]
         ),
 
@@ -90,6 +91,9 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["ResourceEmbedder"]
         ),
+
+        // A thread an object owns for a loop of its own, waited for when the object stops.
+        .target(name: "LucidThreads"),
 
         // JSON read in one pass and written byte by byte, without Foundation's coders.
         .target(name: "LucidJSON", dependencies: ["LucidModel"]),
@@ -104,7 +108,7 @@ let package = Package(
         // libmicrohttpd behind plain Request/Response values.
         .target(
             name: "LucidHTTP",
-            dependencies: ["CMicroHTTPD", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: ["CMicroHTTPD", "LucidThreads", .product(name: "DequeModule", package: "swift-collections")]
         ),
 
         // Counters, histograms and gauges in Prometheus' text format, and the small
@@ -119,6 +123,7 @@ let package = Package(
             name: "LucidAPI",
             dependencies: [
                 "LucidModel", "LucidStore", "LucidJSON", "LucidWire", "LucidHTTP", "LucidCrypto", "LucidLayout", "LucidMetrics",
+                "LucidThreads",
             ],
             plugins: ["EmbedResources"]
         ),

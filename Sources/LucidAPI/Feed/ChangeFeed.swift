@@ -2,6 +2,7 @@ import Foundation
 import LucidJSON
 import LucidModel
 import LucidStore
+import LucidThreads
 import LucidWire
 import Synchronization
 
@@ -61,18 +62,13 @@ final class ChangeFeed: JournalObserver {
     private let state = Mutex(State())
     private let wake = NSCondition()
     private let now: @Sendable () -> Timestamp
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread()
 
     /// A feed whose listeners tick on `now`; its thread runs until ``stop()``, which the
     /// owner must call (the thread holds the feed until then).
     init(now: @escaping @Sendable () -> Timestamp) {
         self.now = now
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "lucid-feed"
-        thread.start()
+        thread.start(name: "lucid-feed") { [self] in run() }
     }
 
     func listens(to user: UUID) -> Bool {
@@ -161,7 +157,7 @@ final class ChangeFeed: JournalObserver {
         wake.lock()
         wake.signal()
         wake.unlock()
-        finished.wait()
+        thread.waitForEnd()
     }
 
     /// The thread: delivers what is queued as it comes, and ticks every listener about once a

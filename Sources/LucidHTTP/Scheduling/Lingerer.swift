@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import LucidThreads
 import Synchronization
 
 /// Drains sockets after an answer that went out before the client finished sending its body
@@ -22,7 +23,7 @@ final class Lingerer: Sendable {
     /// Sockets handed over and not yet taken by the draining thread; `nil` once it has ended.
     private let inbox = Mutex<[Int32]?>([])
     private let stopped = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread()
     private let seconds: Int
     private let bytes: Int
     /// At most this many sockets drain at once; past it a socket is closed at once.
@@ -31,9 +32,7 @@ final class Lingerer: Sendable {
     init(seconds: Int, bytes: Int) {
         self.seconds = seconds
         self.bytes = bytes
-        let thread = Thread { [self] in drainLoop() }
-        thread.name = "lucid-linger"
-        thread.start()
+        thread.start(name: "lucid-linger") { [self] in drainLoop() }
     }
 
     /// Takes over `socket` (a descriptor of its own, which this closes when done) and shuts
@@ -51,7 +50,7 @@ final class Lingerer: Sendable {
     /// Closes every socket still draining and ends the thread.
     func stop() {
         stopped.store(true, ordering: .relaxed)
-        finished.wait()
+        thread.waitForEnd()
     }
 
     private func drainLoop() {
@@ -93,6 +92,5 @@ final class Lingerer: Sendable {
             return inbox ?? []
         }
         for socket in left { close(socket) }
-        finished.signal()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LucidThreads
 import Synchronization
 
 /// A thread that, four times a second, cuts connections past their deadline, refuses
@@ -6,13 +7,13 @@ import Synchronization
 /// timeout, so none waits on anyone's good will, and none needs a timer of its own.
 final class Watchdog: Sendable {
     private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread()
     private let stopped = Atomic<Bool>(false)
 
     init(_ context: ServerContext) {
         // Weak: once the server lets go of the context, nothing here keeps the application
         // (and its database) alive.
-        let thread = Thread { [self, weak context] in
+        thread.start(name: "lucid-watchdog") { [self, weak context] in
             while !stopped.load(ordering: .relaxed), let context {
                 let now = MonotonicClock.now
                 context.connections.cutOverdue(at: now)
@@ -20,16 +21,13 @@ final class Watchdog: Sendable {
                 for pending in context.pendingResponses.all { pending.expire(at: now) }
                 _ = wake.wait(timeout: .now() + .milliseconds(250))
             }
-            finished.signal()
         }
-        thread.name = "lucid-watchdog"
-        thread.start()
     }
 
     /// Ends the thread; returns once it has.
     func stop() {
         stopped.store(true, ordering: .relaxed)
         wake.signal()
-        finished.wait()
+        thread.waitForEnd()
     }
 }

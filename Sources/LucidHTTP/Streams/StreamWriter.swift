@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
+import LucidThreads
 import Synchronization
 
 /// Sends every event stream, on one thread of its own, over sockets taken from
@@ -47,7 +48,7 @@ final class StreamWriter: Sendable {
     private let open = Atomic<Int>(0)
     private let nextID = Atomic<UInt64>(1)
     private let sockets: ClientSockets
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread()
 
     /// A writer for at most `limit` streams, counting their sockets in `sockets`, that cuts a
     /// client that has taken nothing for `stallSeconds` while bytes wait for it.
@@ -60,17 +61,14 @@ final class StreamWriter: Sendable {
         // descriptors at start) there is no loop, and every stream is refused.
         guard epoll >= 0, wakeUp >= 0, lucid_epoll_watch(epoll, wakeUp, 0, 0, 0) == 0 else {
             inbox.withLock { $0.closed = true }
-            finished.signal()
+            thread.skip()
             return
         }
-        let thread = Thread { [self] in
+        thread.start(name: "lucid-streams") { [self] in
             var loop = StreamLoop(epoll: epoll, stallMilliseconds: Int64(stallSeconds) * 1000)
             loop.run(self)
             inbox.withLock { $0.closed = true }
-            finished.signal()
         }
-        thread.name = "lucid-streams"
-        thread.start()
     }
 
     /// The streams open now.
@@ -141,7 +139,7 @@ final class StreamWriter: Sendable {
     func stop() {
         inbox.withLock { $0.stopping = true }
         if wakeUp >= 0 { signal() }
-        finished.wait()
+        thread.waitForEnd()
         if wakeUp >= 0 { close(wakeUp) }
         if epoll >= 0 { close(epoll) }
     }

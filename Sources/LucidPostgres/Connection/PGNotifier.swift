@@ -1,5 +1,6 @@
 import Foundation
 import LucidStore
+import LucidThreads
 import Synchronization
 
 /// Tells the other processes which journals reached which version, for their relays (see
@@ -27,16 +28,11 @@ final class PGNotifier: Sendable {
     private let state = Mutex(State())
     private let wake = NSCondition()
     private let url: String
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread()
 
     init(url: String) {
         self.url = url
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "lucid-notifier"
-        thread.start()
+        thread.start(name: "lucid-notifier") { [self] in run() }
     }
 
     /// Queues the news that `user`'s journal reached `version`; never waits.
@@ -70,7 +66,7 @@ final class PGNotifier: Sendable {
         wake.lock()
         wake.signal()
         wake.unlock()
-        finished.wait()
+        thread.waitForEnd()
     }
 
     private func run() {

@@ -1,6 +1,7 @@
 import Foundation
 import LucidModel
 import LucidStore
+import LucidThreads
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,7 @@ final class PGRelay: Sendable {
     private let pool: PGPool
     /// Written to on stop, to wake the thread from its wait on the socket.
     private let wake: (read: Int32, write: Int32)
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = OwnedThread()
 
     init(url: String, pool: PGPool) {
         self.url = url
@@ -45,12 +46,7 @@ final class PGRelay: Sendable {
         var ends: [Int32] = [-1, -1]
         _ = pipe(&ends)
         wake = (ends[0], ends[1])
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "lucid-relay"
-        thread.start()
+        thread.start(name: "lucid-relay") { [self] in run() }
     }
 
     func observe(_ observer: any JournalObserver) {
@@ -87,7 +83,7 @@ final class PGRelay: Sendable {
         guard first else { return }
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
-        finished.wait()
+        thread.waitForEnd()
         close(wake.read)
         close(wake.write)
     }

@@ -9,8 +9,9 @@ import Testing
 /// The stores keep actions, dreams and device states in a stored form (`Codable`, through
 /// Foundation's coders) and the API writes them in its wire form (`JSONRepresentable`,
 /// through `JSONWriter`): two encoders of the same values with the same keys. These
-/// properties hold them together: each form reads back, through the store's own decoder, as
-/// the value written, and the two documents differ in nothing but the case of ids.
+/// properties hold them together: each form reads back as the value written, through the
+/// store's own decoder and through the wire module's reader alike, and the two documents
+/// differ in nothing but the case of ids.
 @Suite struct StoredAndWireFormTests {
     @Test(arguments: 0..<40)
     func actionsReadBackTheSameFromEitherForm(seed: UInt64) throws {
@@ -24,6 +25,8 @@ import Testing
 
             #expect(try Self.storeReads(stored) == actions)
             #expect(try Self.storeReads(wire) == actions)
+            #expect(try Self.wireReads(stored) as [Action] == actions)
+            #expect(try Self.wireReads(wire) as [Action] == actions)
             #expect(try Self.normalized(stored) == Self.normalized(wire))
         }
     }
@@ -39,6 +42,8 @@ import Testing
 
         #expect(Share.dreams(stored: share.storedDreams) == dreams)
         #expect(Share.dreams(stored: wire) == dreams)
+        #expect(try Self.wireReads(share.storedDreams) as [Dream] == dreams)
+        #expect(try Self.wireReads(wire) as [Dream] == dreams)
         #expect(try Self.normalized(share.storedDreams) == Self.normalized(wire))
     }
 
@@ -77,6 +82,11 @@ import Testing
             entryBelow: nil, undoTop: nil, redoTop: nil)
         guard case .change(let actions) = try row.entry.kind else { throw Unexpected.notAChange }
         return actions
+    }
+
+    /// The array `json` as the wire module reads an answer's values.
+    private static func wireReads<T: WireReadable>(_ json: String) throws -> [T] {
+        try Wire.array(try JSONParser.parse(Array(json.utf8)), "", Wire.value)
     }
 
     /// The document as a tree whose objects ignore member order and whose ids are lowercase:

@@ -38,6 +38,13 @@ public struct HistoryEntry: Hashable, Sendable {
     public var version: Int
     public var kind: Kind
     public var at: Timestamp
+
+    /// Version `version`, made by `kind` at `at`.
+    public init(version: Int, kind: Kind, at: Timestamp) {
+        self.version = version
+        self.kind = kind
+        self.at = at
+    }
 }
 
 /// A page of history, newest first.

@@ -165,7 +165,7 @@ extension User: JSONRepresentable {
 }
 
 /// `{version, diff}`: the answer to undo, redo, a batch of actions, and "what changed since".
-package struct VersionedDiff: JSONRepresentable {
+package struct VersionedDiff: JSONRepresentable, Hashable, Sendable {
     package var version: Int
     package var diff: ModelDiff
 

@@ -65,6 +65,18 @@ struct TypedAnswerTests {
         }
     }
 
+    @Test func aRefusedRequestReadsBackAsItsProblem() throws {
+        try withAPI { client in
+            let token = try client.register("refused")
+            let response = try client.post("/v1/dreams", json: ["creature": ["kind": "shark"], "mood": "calm"], token: token)
+            let problem = try Problem(wireBytes: response.body)
+            #expect(response.status == problem.kind.status)
+            #expect(problem.kind == .validationFailed)
+            #expect(problem.faults.map(\.location) == [.pointer("/mood"), .pointer("/description")])
+            #expect(problem.moreFaults == 0)
+        }
+    }
+
     @Test func aDocumentThatIsNotTheValueSaysWhereItIsWrong() {
         #expect(throws: WireReadingError(pointer: "/creature/color", expected: "a unicorn's color")) {
             try Dream(wireBytes: Array(#"""

@@ -133,3 +133,32 @@ extension User: WireReadable {
         self.init(id: try object("id", Wire.uuid), username: try object("username", Wire.string), createdAt: try object("createdAt", Wire.timestamp))
     }
 }
+
+extension Problem: WireReadable {
+    /// A problem document as `document(requestID:)` writes it; its request id is the
+    /// answer's, not the problem's, and is not kept.
+    package init(wire json: JSONValue) throws(WireReadingError) {
+        let object = try WireObject(json)
+        let kind = try object("type") { (value, pointer) throws(WireReadingError) in
+            let type = try Wire.string(value, pointer)
+            guard type.hasPrefix("/problems/"), let kind = Kind(rawValue: String(type.dropFirst("/problems/".count))) else {
+                throw WireReadingError(pointer: pointer, expected: "a kind of problem")
+            }
+            return kind
+        }
+        let faults = try object.optional("errors") { (value, pointer) throws(WireReadingError) in
+            try Wire.array(value, pointer) { (item, pointer) throws(WireReadingError) in
+                let fault = try WireObject(item, at: pointer)
+                let location: Fault.Location
+                if let at = try fault.optional("pointer", Wire.string) {
+                    location = .pointer(at)
+                } else {
+                    location = .parameter(try fault("parameter", Wire.string))
+                }
+                return Fault(location: location, detail: try fault("detail", Wire.string))
+            }
+        }
+        self.init(kind, try object("detail", Wire.string), faults: faults ?? [])
+        moreFaults = try object.optional("moreErrors", Wire.int) ?? 0
+    }
+}

@@ -58,23 +58,7 @@ struct PGAccountRows: AccountRows {
         try connection.execute("DELETE FROM sessions WHERE token_hash = $1", [tokenHash])
     }
 
-    func keyedSession(_ key: String, of user: UUID, notBefore: Timestamp) throws(PGError) -> (fingerprint: [UInt8], session: String?)? {
-        try beside.session(of: key, for: user, notBefore: notBefore)
-    }
-
-    func keep(session: String, for request: KeyedRequest, of user: UUID) throws(PGError) {
-        try beside.keep(session: session, for: request, of: user)
-    }
-
-    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(PGError) {
-        try beside.keep(answer, for: request, of: user)
-    }
-
-    func move(_ key: String, of user: UUID, to session: String) throws(PGError) {
-        try beside.move(key, of: user, to: session)
-    }
-
-    private var beside: PGBesideRows { PGBesideRows(connection: connection) }
+    var keys: PGBesideRows { PGBesideRows(connection: connection) }
 
     private static func values(_ session: NewSession, for user: UUID) -> [String?] {
         [session.tokenHash, session.id.uuidString, user.uuidString, session.name, String(session.createdAt.millisecondsSince1970),

@@ -195,3 +195,5 @@ enum Bytea {
         return bytes
     }
 }
+
+extension PGBesideRows: SessionKeyRows {}

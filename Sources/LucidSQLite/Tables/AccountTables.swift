@@ -56,23 +56,7 @@ struct AccountTables: AccountRows {
         try connection.statement("DELETE FROM sessions WHERE token_hash = ?").run(.text(tokenHash))
     }
 
-    func keyedSession(_ key: String, of user: UUID, notBefore: Timestamp) throws(SQLiteError) -> (fingerprint: [UInt8], session: String?)? {
-        try keys.session(of: key, for: user, notBefore: notBefore)
-    }
-
-    func keep(session: String, for request: KeyedRequest, of user: UUID) throws(SQLiteError) {
-        try keys.keep(session: session, for: request, of: user)
-    }
-
-    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(SQLiteError) {
-        try keys.keep(answer, for: request, of: user)
-    }
-
-    func move(_ key: String, of user: UUID, to session: String) throws(SQLiteError) {
-        try keys.move(key, of: user, to: session)
-    }
-
-    private var keys: KeyTables { KeyTables(connection: connection) }
+    var keys: KeyTables { KeyTables(connection: connection) }
 
     private static func values(_ session: NewSession, for user: UUID) -> [SQLValue] {
         [.text(session.tokenHash), .text(session.id.uuidString), .text(user.uuidString), .text(session.name),

@@ -84,3 +84,5 @@ extension Receipt {
         return answer
     }
 }
+
+extension KeyTables: SessionKeyRows {}

@@ -6,6 +6,10 @@ package import LucidModel
 /// once, in the extension below; each store runs it in a transaction of its own.
 package protocol AccountRows {
     associatedtype Failure: Error
+    associatedtype Keys: SessionKeyRows where Keys.Failure == Failure
+
+    /// The records of keyed registrations and sign-ins, in the same transaction.
+    var keys: Keys { get }
 
     /// Takes the user's row until the transaction ends, so that password changes and
     /// sign-ins of the user take turns; answers their password hash, nil if there is no such user.
@@ -22,9 +26,15 @@ package protocol AccountRows {
     func deleteSessions(of user: UUID, sparing tokenHash: String) throws(Failure) -> [String]
     /// Ends the session with token hash `tokenHash`.
     func deleteSession(tokenHash: String) throws(Failure)
+}
+
+/// The statements of idempotency keys that account decisions use, in a store's dialect.
+package protocol SessionKeyRows {
+    associatedtype Failure: Error
+
     /// What `key` of `user` recorded at or after `notBefore`: the fingerprint of its request,
     /// and the token hash of the session it opened (nil once that session has ended).
-    func keyedSession(_ key: String, of user: UUID, notBefore: Timestamp) throws(Failure) -> (fingerprint: [UInt8], session: String?)?
+    func session(of key: String, for user: UUID, notBefore: Timestamp) throws(Failure) -> (fingerprint: [UInt8], session: String?)?
     /// Records that `request` opened the session with token hash `session`.
     func keep(session: String, for request: KeyedRequest, of user: UUID) throws(Failure)
     /// Records `answer` as what `request` answered.
@@ -41,7 +51,7 @@ extension AccountRows {
     ) throws(Failure) -> Bool {
         guard try insertUser(user, passwordHash: passwordHash) else { return false }
         try insertSession(session, for: user.id)
-        if let request { try keep(session: session.tokenHash, for: request, of: user.id) }
+        if let request { try keys.keep(session: session.tokenHash, for: request, of: user.id) }
         return true
     }
 
@@ -57,7 +67,7 @@ extension AccountRows {
         guard try hasSession(tokenHash: tokenHash, of: user) else { return nil }
         try setPasswordHash(of: user, to: hash)
         let revoked = try deleteSessions(of: user, sparing: tokenHash)
-        if let request { try keep(KeptAnswer(status: 204, headers: [], body: []), for: request, of: user) }
+        if let request { try keys.keep(KeptAnswer(status: 204, headers: [], body: []), for: request, of: user) }
         return revoked
     }
 
@@ -72,15 +82,15 @@ extension AccountRows {
         // Locked: two retries of one key take turns, and a password change waits for this
         // session (or this for it, and then opens none).
         guard try lockUser(user) == passwordHash else { return nil }
-        let earlier = try keyedSession(request.key, of: user, notBefore: notBefore)
+        let earlier = try keys.session(of: request.key, for: user, notBefore: notBefore)
         if let earlier, earlier.fingerprint != request.fingerprint || earlier.session == nil { return .keyUsedElsewhere }
         try insertSession(session, for: user)
         guard let closing = earlier?.session else {
-            try keep(session: session.tokenHash, for: request, of: user)
+            try keys.keep(session: session.tokenHash, for: request, of: user)
             return .opened
         }
         try deleteSession(tokenHash: closing)
-        try move(request.key, of: user, to: session.tokenHash)
+        try keys.move(request.key, of: user, to: session.tokenHash)
         return .reopened(closing: closing)
     }
 }

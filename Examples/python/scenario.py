@@ -151,7 +151,7 @@ def main(base_url):
 
     # Search: the words found marked in the snippet; a bad filter is 400 naming it.
     found = expect(search_dreams.sync_detailed(client=client, q="SING", limit=10), 200, SearchPage)
-    assert found.version == 5 and found.total == 1 and isinstance(found.next_cursor, Unset)
+    assert found.version == 5 and found.total == 1 and found.next_cursor is None
     snippet = found.items[0].snippet
     assert [segment.text for segment in snippet] == ["A shark that ", "sings"], snippet
     assert isinstance(snippet[0].match, Unset) and snippet[1].match is True, snippet

@@ -49,7 +49,9 @@ extension API {
                 writer.endObject()
             }
             writer.endArray()
-            if page.endIndex < hits.count { writer.key("nextCursor"); writer.string("\(snapshot.version).\(page.endIndex)") }
+            // `null` on the last page, as every paged answer says it.
+            writer.key("nextCursor")
+            if page.endIndex < hits.count { writer.string("\(snapshot.version).\(page.endIndex)") } else { writer.null() }
         }
     }
 

@@ -78,10 +78,12 @@ struct IdempotencyTests {
             let model = try client.model(token)
             #expect(model["version"].int == 3)
             #expect(model["dreams"].array?.map { $0["description"].string } == ["first"])
-            // The design card's words: POST /undo and /redo are the same operations.
+            // The design card's words: POST /undo and /redo are the same operations, with the
+            // same keys: a retry may switch from one name to the other.
             let undo = try client.keyed("POST", "/undo", key: "undo-2", token: token)
             expectJSON(undo, version: 4)
             expectReplay(try client.keyed("POST", "/undo", key: "undo-2", token: token), of: undo)
+            expectReplay(try client.keyed("POST", "/v1/undo", key: "undo-2", token: token), of: undo)
             #expect(try client.model(token)["dreams"].count == 0)
             let redo = try client.post("/redo", token: token)
             expectJSON(redo, version: 5)

@@ -52,13 +52,13 @@ extension API {
         return key
     }
 
-    /// What a retry must repeat to count as the same request: method, path, If-Match, the
-    /// body and its media type (a body resent as another type is another request, which must
-    /// not get the first one's 415 again).
-    static func fingerprint(of request: Request) -> [UInt8] {
+    /// What a retry must repeat to count as the same request: method, path (`path`: the
+    /// route's own for another name of it), If-Match, the body and its media type (a body
+    /// resent as another type is another request, which must not get the first one's 415 again).
+    static func fingerprint(of request: Request, path: String) -> [UInt8] {
         let precondition = request.header("if-match").map { Array("=\($0)".utf8) } ?? []
         let mediaType = request.header("content-type").map { Array("=\($0)".utf8) } ?? []
-        return Digest.sha256([Array(request.method.utf8), Array(request.path.utf8), precondition, mediaType, request.body])
+        return Digest.sha256([Array(request.method.utf8), Array(path.utf8), precondition, mediaType, request.body])
     }
 
     /// Runs a mutation that carries an idempotency key at most once per user and key: a
@@ -66,11 +66,13 @@ extension API {
     /// and nothing runs. A success keeps its answer in the transaction of the version it
     /// makes (see ``keyed(_:_:)``); a client error that the same request would always get
     /// again is kept after; anything else (a 5xx, a refusal that depends on the journal) is
-    /// not kept, so a retry runs again.
-    func runOnce(_ key: String, _ call: SignedInCall, _ handler: Router.SignedInHandler) throws(Problem) -> Response {
+    /// not kept, so a retry runs again. The request is remembered under `path`.
+    func runOnce(
+        _ key: String, _ call: SignedInCall, as path: String, _ handler: Router.SignedInHandler
+    ) throws(Problem) -> Response {
         let user = call.user
         let now = environment.now()
-        let request = KeyedRequest(key: key, fingerprint: Self.fingerprint(of: call.request), at: now)
+        let request = KeyedRequest(key: key, fingerprint: Self.fingerprint(of: call.request, path: path), at: now)
         guard runningKeys.claim(key, of: user.id) else { throw Self.keyInProgress }
         defer { runningKeys.release(key, of: user.id) }
         let oldest = oldestKeptKey(at: now)

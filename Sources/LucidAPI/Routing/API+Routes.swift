@@ -53,8 +53,8 @@ extension API {
         router.add("POST", "/v1/undo") { api, call throws(Problem) in try api.undo(call) }
         router.add("POST", "/v1/redo") { api, call throws(Problem) in try api.redo(call) }
         // The design card's words: the same operations as their /v1/ forms.
-        router.add("POST", "/undo") { api, call throws(Problem) in try api.undo(call) }
-        router.add("POST", "/redo") { api, call throws(Problem) in try api.redo(call) }
+        router.addAlias("POST", "/undo", of: "/v1/undo")
+        router.addAlias("POST", "/redo", of: "/v1/redo")
         router.addWaiting("/v1/changes") { api, call throws(Problem) in try api.changes(call) }
         router.addWaiting("/v1/events") { api, call throws(Problem) in try api.events(call) }
         router.add("GET", "/v1/sections") { api, call throws(Problem) in try api.sections(call) }

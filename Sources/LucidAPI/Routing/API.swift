@@ -265,7 +265,7 @@ public final class API: Sendable {
             let key = route.keepsAnswers ? try Self.idempotencyKey(of: call.request) : nil
             let signedIn = try authenticated(&call)
             guard let key else { return .response(try handler(self, signedIn)) }
-            return .response(try runOnce(key, signedIn, handler))
+            return .response(try runOnce(key, signedIn, as: route.keyedPath(of: call.request), handler))
         case .waiting(let handler):
             return try handler(self, try authenticated(&call))
         }

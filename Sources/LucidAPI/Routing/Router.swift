@@ -53,6 +53,15 @@ struct Router: Sendable {
         /// Parameters whose values are secrets (a share's token): logs show their names instead.
         let secrets: Set<String>
         let handler: Handler
+        /// For another name of a route (`/undo` for `/v1/undo`), the pattern of the route it
+        /// stands for: a request with an idempotency key is taken as a request to that route,
+        /// so a retry may switch between the two names.
+        var standsFor: String? = nil
+
+        /// The path a keyed request to this route is remembered under.
+        func keyedPath(of request: Request) -> String {
+            standsFor ?? request.path
+        }
     }
 
     private(set) var routes: [Route] = []
@@ -76,6 +85,19 @@ struct Router: Sendable {
         _ handler: @escaping OpenHandler
     ) {
         append(method, pattern, intake, keepsAnswers: false, secrets: secrets, .open(handler))
+    }
+
+    /// Adds `pattern` as another name of the `method` route on `original`, added before: the
+    /// same handler, lane and idempotency keys.
+    mutating func addAlias(_ method: String, _ pattern: String, of original: String) {
+        guard var route = routes.first(where: { $0.method == method && $0.pattern == original }) else {
+            preconditionFailure("no route \(method) \(original) to name \(pattern) after")
+        }
+        precondition(!route.segments.contains { $0.hasPrefix("{") }, "only a route without parameters has another name")
+        route = Route(
+            method: method, pattern: pattern, segments: Self.split(pattern), intake: route.intake, keepsAnswers: route.keepsAnswers,
+            secrets: route.secrets, handler: route.handler, standsFor: original)
+        routes.append(route)
     }
 
     /// Adds a signed-in `GET` route whose answer may wait without a thread (a long poll),

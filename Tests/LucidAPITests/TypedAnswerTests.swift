@@ -78,14 +78,14 @@ struct TypedAnswerTests {
     }
 
     @Test func aDocumentThatIsNotTheValueSaysWhereItIsWrong() {
-        #expect(throws: WireReadingError(pointer: "/creature/color", expected: "a unicorn's color")) {
+        #expect(throws: WireReadingError(pointer: "/creature/color", detail: "must be one of yellow, pink, white")) {
             try Dream(wireBytes: Array(#"""
                 {"id":"7f1c2b8e-0000-4000-8000-000000000001","description":"x","creature":{"kind":"unicorn","color":"plaid"},
                  "effects":[],"numberOfCreatures":1,"dreamtOn":"2026-11-22","lucid":false,"tags":[],
                  "createdAt":"2026-11-22T04:17:26.123Z","updatedAt":"2026-11-22T04:17:26.123Z"}
                 """#.utf8))
         }
-        #expect(throws: WireReadingError(pointer: "/version", expected: "present")) {
+        #expect(throws: WireReadingError(pointer: "/version", detail: "is required")) {
             try Snapshot(wireBytes: Array(#"{"favoriteCreature":{"kind":"shark"},"dreams":[]}"#.utf8))
         }
     }

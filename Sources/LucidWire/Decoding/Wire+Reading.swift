@@ -6,23 +6,7 @@ package import LucidStore
 
 extension Creature: WireReadable {
     package init(wire json: JSONValue) throws(WireReadingError) {
-        let object = try WireObject(json)
-        let kind = try object("kind") { (value, pointer) throws(WireReadingError) in
-            guard let kind = Creature.Kind(rawValue: try Wire.string(value, pointer)) else {
-                throw WireReadingError(pointer: pointer, expected: "a kind of creature")
-            }
-            return kind
-        }
-        let color = try object.optional("color") { (value, pointer) throws(WireReadingError) in
-            guard let color = UnicornColor(rawValue: try Wire.string(value, pointer)) else {
-                throw WireReadingError(pointer: pointer, expected: "a unicorn's color")
-            }
-            return color
-        }
-        guard let creature = Creature(kind: kind, color: color) else {
-            throw WireReadingError(pointer: "/color", expected: "given for a unicorn, and only for one")
-        }
-        self = creature
+        self = try Wire.creature(json, "")
     }
 }
 
@@ -107,7 +91,7 @@ extension Action: WireReadable {
             }
             self = .importDreams(DreamImport(dreams: dreams, favoriteCreature: try object.optional("favoriteCreature", Wire.value)))
         default:
-            throw WireReadingError(pointer: "/type", expected: "a kind of action")
+            throw WireReadingError(pointer: "/type", detail: "must be a kind of action")
         }
     }
 }
@@ -121,7 +105,7 @@ extension HistoryEntry: WireReadable {
             kind = .change(try object("actions") { (value, pointer) throws(WireReadingError) in try Wire.array(value, pointer, Wire.value) })
         case "undo": kind = .undo(reverts: try object("reverts", Wire.int))
         case "redo": kind = .redo(reapplies: try object("reapplies", Wire.int))
-        default: throw WireReadingError(pointer: "/kind", expected: "change, undo or redo")
+        default: throw WireReadingError(pointer: "/kind", detail: "must be change, undo or redo")
         }
         self.init(version: try object("version", Wire.int), kind: kind, at: try object("at", Wire.timestamp))
     }
@@ -142,7 +126,7 @@ extension Problem: WireReadable {
         let kind = try object("type") { (value, pointer) throws(WireReadingError) in
             let type = try Wire.string(value, pointer)
             guard type.hasPrefix("/problems/"), let kind = Kind(rawValue: String(type.dropFirst("/problems/".count))) else {
-                throw WireReadingError(pointer: pointer, expected: "a kind of problem")
+                throw WireReadingError(pointer: pointer, detail: "must be /problems/ and a kind of problem")
             }
             return kind
         }

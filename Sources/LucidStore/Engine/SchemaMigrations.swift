@@ -24,35 +24,50 @@ package enum MigrationFailure<DatabaseFailure: Error>: Error {
 extension SchemaMigrations {
     /// Applies the migrations of `migrations` the database lacks, in order, each in a
     /// transaction of its own; answers their names. A database that records a migration
-    /// `migrations` lacks is refused before anything is applied to it.
+    /// `migrations` lacks is refused before anything is applied to it. An up-to-date
+    /// database costs one transaction, which reads what it records.
     @discardableResult
     package func migrate(to migrations: [Migration]) throws(MigrationFailure<Failure>) -> [String] {
         let known = Set(migrations.map(\.name))
+        let pending = try step { (recorded) throws(Failure) -> MigrationStep in
+            if let stranger = Self.stranger(in: recorded, known: known) { return .refused(stranger) }
+            return .named(migrations.filter { !recorded.contains($0.name) })
+        }
         var applied: [String] = []
-        for migration in migrations {
-            let step: MigrationStep
-            do throws(Failure) {
-                step = try migrationTransaction { (recorded) throws(Failure) -> MigrationStep in
-                    if let stranger = recorded.sorted().first(where: { !known.contains($0) }) { return .refused(stranger) }
-                    guard !recorded.contains(migration.name) else { return .skipped }
-                    try apply(migration)
-                    return .applied
-                }
-            } catch {
-                throw .database(error)
+        for migration in pending {
+            // Looked at again under the transaction's lock: another instance may have applied it meanwhile.
+            let done = try step { (recorded) throws(Failure) -> MigrationStep in
+                if let stranger = Self.stranger(in: recorded, known: known) { return .refused(stranger) }
+                guard !recorded.contains(migration.name) else { return .named([]) }
+                try apply(migration)
+                return .named([migration])
             }
-            switch step {
-            case .applied: applied.append(migration.name)
-            case .skipped: break
-            case .refused(let stranger): throw .unknownMigration(stranger)
-            }
+            applied += done.map(\.name)
         }
         return applied
     }
+
+    /// Runs `body` in a migration transaction; answers the migrations its step names.
+    private func step(
+        _ body: (_ recorded: Set<String>) throws(Failure) -> MigrationStep
+    ) throws(MigrationFailure<Failure>) -> [Migration] {
+        let outcome: MigrationStep
+        do throws(Failure) { outcome = try migrationTransaction(body) } catch { throw .database(error) }
+        switch outcome {
+        case .named(let migrations): return migrations
+        case .refused(let stranger): throw .unknownMigration(stranger)
+        }
+    }
+
+    /// The first migration `recorded` holds that `known` lacks, if any.
+    private static func stranger(in recorded: Set<String>, known: Set<String>) -> String? {
+        recorded.sorted().first { !known.contains($0) }
+    }
 }
 
-/// What one migration's transaction did.
+/// What one migration transaction found: the migrations it names (those still to apply, or the one it applied),
+/// or a migration this build does not know.
 private enum MigrationStep {
-    case applied, skipped
+    case named([Migration])
     case refused(_ unknownMigration: String)
 }

@@ -140,7 +140,7 @@ extension PostgresJournalStore {
                     let kept = write.receipt.map { $0.answer(to: commit) }
                     try storage { () throws(PGError) in
                         if let planned {
-                            try rows.persist(planned, search: SearchIndexChange(from: head.model, diff: planned.commit.diff), of: user)
+                            try rows.persist(planned, search: SearchIndexChange(from: head.model, diff: planned.commit.diff, known: planned.knownWords), of: user)
                         }
                         if let receipt = write.receipt, let kept {
                             try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user)

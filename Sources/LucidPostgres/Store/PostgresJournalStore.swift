@@ -146,10 +146,11 @@ public final class PostgresJournalStore: JournalStore {
     public func apply(
         _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
-        let json = VersionRow.encode(actions)
+        // Worked out before the write joins a batch: the batch's transaction waits for it.
+        let json = VersionRow.encode(actions), known = KnownWords(actions)
         return try write(user, keeping: receipt) { (head, keys, _) throws(JournalError) in
             try head.check(expecting: expecting)
-            return try head.change(by: actions, json: json, keys: keys, at: time)
+            return try head.change(by: actions, json: json, known: known, keys: keys, at: time)
         }
     }
 

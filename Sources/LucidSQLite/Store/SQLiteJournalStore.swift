@@ -123,10 +123,11 @@ public final class SQLiteJournalStore: JournalStore {
     public func apply(
         _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
     ) throws(JournalError) -> Commit {
-        let json = VersionRow.encode(actions)
+        // Worked out before the writer lock: it holds every journal's writes.
+        let json = VersionRow.encode(actions), known = KnownWords(actions)
         return try write(user, as: .change, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
             try head.check(expecting: expecting)
-            guard let plan = try head.change(by: actions, json: json, keys: keys, at: time) else { return head.unchanged }
+            guard let plan = try head.change(by: actions, json: json, known: known, keys: keys, at: time) else { return head.unchanged }
             return try persist(plan, of: user, head: &head, keys: &keys, in: tables)
         }
     }
@@ -169,7 +170,7 @@ public final class SQLiteJournalStore: JournalStore {
             for record in plan.records { try tables.begin(record, of: user, at: plan.row.version) }
             try tables.insert(plan.row, of: user)
             if searchIndexed {
-                let change = SearchIndexChange(from: head.model, diff: plan.commit.diff)
+                let change = SearchIndexChange(from: head.model, diff: plan.commit.diff, known: plan.knownWords)
                 try SearchTables(connection: tables.connection).apply(change, of: user)
             }
         } catch {

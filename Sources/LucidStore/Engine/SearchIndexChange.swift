@@ -13,13 +13,14 @@ package struct SearchIndexChange: Sendable {
     package var written: [(id: UUID, words: String)]
 
     /// The rows that `diff`, applied to `before`, changes. A dream whose description and
-    /// tags stay as they were (a move, a new creature) keeps its row.
-    package init(from before: Model, diff: ModelDiff) {
+    /// tags stay as they were (a move, a new creature) keeps its row. The words of a dream
+    /// in `known` are taken from there when its text is the same.
+    package init(from before: Model, diff: ModelDiff, known: KnownWords = KnownWords()) {
         removed = diff.deleted
-        written = diff.inserted.map { ($0.dream.id, Self.words(of: $0.dream)) }
+        written = diff.inserted.map { ($0.dream.id, known.words(of: $0.dream)) }
         for dream in diff.updated {
             if let old = before.dream(dream.id), old.description == dream.description, old.tags == dream.tags { continue }
-            written.append((dream.id, Self.words(of: dream)))
+            written.append((dream.id, known.words(of: dream)))
         }
     }
 
@@ -34,6 +35,37 @@ package struct SearchIndexChange: Sendable {
     /// The words of `dream` as its row holds them.
     package static func words(of dream: Dream) -> String {
         SearchText.indexedWords(of: dream).joined(separator: " ")
+    }
+}
+
+/// The index words of the dreams a change carries whole (those it adds or imports), worked
+/// out before the store's writer lock is taken: an import of thousands of dreams would
+/// otherwise hold every other journal's writes while its words are found. Only a hint: a
+/// dream whose text the reducer changed on the way gets its words worked out again.
+package struct KnownWords: Sendable {
+    private var known: [UUID: (description: String, tags: [String], words: String)] = [:]
+
+    package init() {}
+
+    /// The words of every whole dream in `actions`.
+    package init(_ actions: [Action]) {
+        for action in actions {
+            switch action {
+            case .addDream(let dream, _): remember(dream)
+            case .importDreams(let batch): for dream in batch.dreams { remember(dream) }
+            case .updateDream, .deleteDream, .moveDream, .duplicateDream, .setFavoriteCreature: break
+            }
+        }
+    }
+
+    private mutating func remember(_ dream: Dream) {
+        known[dream.id] = (dream.description, dream.tags, SearchIndexChange.words(of: dream))
+    }
+
+    /// The words of `dream`'s row: known ones if its text is what they were found in.
+    package func words(of dream: Dream) -> String {
+        if let entry = known[dream.id], entry.description == dream.description, entry.tags == dream.tags { return entry.words }
+        return SearchIndexChange.words(of: dream)
     }
 }
 

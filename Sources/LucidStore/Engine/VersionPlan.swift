@@ -14,6 +14,8 @@ package struct VersionPlan: Sendable {
     package var head: JournalHead
     /// What the caller is told.
     package var commit: Commit
+    /// Words of the dreams it writes, found before the writer lock was taken.
+    package var knownWords = KnownWords()
 
     /// The order keys once the version is written.
     package func update(_ keys: inout OrderKeys) {
@@ -63,10 +65,10 @@ extension JournalHead {
         }
     }
 
-    /// The version that `actions` (stored as `json`) make at `time`; nil if they leave
-    /// the model equal, when there is no version to add.
+    /// The version that `actions` (stored as `json`, with the words of their dreams `known`)
+    /// make at `time`; nil if they leave the model equal, when there is no version to add.
     package func change(
-        by actions: [Action], json: String, keys: OrderKeys, at time: Timestamp
+        by actions: [Action], json: String, known: KnownWords, keys: OrderKeys, at time: Timestamp
     ) throws(JournalError) -> VersionPlan? {
         let model: Model
         do throws(BatchError) { model = try self.model.reduced(by: actions) } catch { throw .rejected(error) }
@@ -76,7 +78,9 @@ extension JournalHead {
         let row = VersionRow(
             version: next, kind: .change(json: json), at: time, favorite: model.favoriteCreature,
             entryBelow: undoTop, undoTop: next, redoTop: nil)
-        return plan(row, model: model, diff: diff, ending: OrderKeys.ended(by: diff), beginning: keys.records(for: model, diff: diff))
+        var planned = plan(row, model: model, diff: diff, ending: OrderKeys.ended(by: diff), beginning: keys.records(for: model, diff: diff))
+        planned.knownWords = known
+        return planned
     }
 
     /// The version that undoes or redoes `change` at `time`. Only the rows that change

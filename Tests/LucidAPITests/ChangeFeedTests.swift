@@ -1,4 +1,5 @@
 import Foundation
+import LucidHTTP
 import LucidModel
 import LucidStore
 import Synchronization
@@ -13,9 +14,9 @@ import Testing
         let finished = Mutex(0)
         let open = Mutex(true)
 
-        func send(_ bytes: [UInt8]) -> Bool {
+        func send(_ bytes: StreamBytes) -> Bool {
             guard open.withLock({ $0 }) else { return false }
-            written.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
+            written.withLock { $0.append(String(decoding: bytes.bytes, as: UTF8.self)) }
             return true
         }
 
@@ -43,7 +44,7 @@ import Testing
 
     @Test func anEventIsOneIdOneKindAndOneLineOfData() {
         let rendered = RenderedEvent(Self.event(7, .undo))
-        #expect(String(decoding: rendered.serverSentEvent, as: UTF8.self) == """
+        #expect(String(decoding: rendered.serverSentEvent?.bytes ?? [], as: UTF8.self) == """
             id: 7
             event: undo
             data: {"version":7,"kind":"undo","diff":{"inserted":[],"updated":[],"deleted":[],"moved":[]}}

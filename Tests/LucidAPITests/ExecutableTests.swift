@@ -41,6 +41,7 @@ import Testing
         ["serve", "--head-cache-bytes", "4096"], ["serve", "--head-cache-bytes=lots"],
         ["serve", "--idempotency-key-lifetime=59"], ["serve", "--idempotency-key-lifetime", "forever"],
         ["serve", "--max-streams-per-user=0"], ["serve", "--database-connections=0"], ["serve", "--database-connections", "x"],
+        ["serve", "--stream-buffer-bytes=1024"], ["serve", "--stream-buffer-bytes", "1MiB"],
         ["serve", "--metrics-address", "127.0.0.1"], ["serve", "--metrics-address=:9464"], ["serve", "--metrics-address=::1:9464"],
         ["serve", "--metrics-address=[]:9464"], ["serve", "--metrics-address=127.0.0.1:65536"], ["serve", "--metrics-address="],
     ])

@@ -116,7 +116,7 @@ struct ResponseStreamTests {
         #expect(ended.total == 1)
     }
 
-    @Test func aClientThatDoesNotReadIsCutWhenTheBufferOverflows() throws {
+    @Test func aClientThatDoesNotReadGetsItsEndAfterWholeEventsOnceTheBufferOverflows() throws {
         let streams = Handoff<ResponseStream>()
         let ended = Calls()
         let application = streamingApplication(streams, ended: ended, bufferLimit: 64 << 10)
@@ -126,33 +126,79 @@ struct ResponseStreamTests {
             let stream = try #require(streams.take())
             _ = try client.readHead()
             // The client reads nothing more: the socket's buffers fill, then the stream's.
-            let block = [UInt8](repeating: UInt8(ascii: "x"), count: 16 << 10)
+            let block = event(String(repeating: "x", count: 16 << 10))
             var accepted = 0
             while accepted < 100_000 && stream.send(block) { accepted += 1 }
             #expect(accepted < 100_000)
             #expect(!stream.isOpen)
             #expect(ended.wait())
-            // What was sent before the cut is there to read, but the body never ends.
-            #expect(try client.readChunksToEnd() == nil)
+            // Then it reads: what the writer had begun arrives whole, and the body ends
+            // properly, so the client reconnects from its last event.
+            let body = try #require(try client.readChunksToEnd())
+            #expect(body.count % block.count == 0)
+            #expect(body.count / block.count < accepted)
+            #expect(body == Array([[UInt8]](repeating: block, count: body.count / block.count).joined()))
         }
         #expect(ended.total == 1)
     }
 
-    @Test func oneSendPastTheLimitEndsTheStream() throws {
+    @Test func oneEventOfAnySizeGoesOutWhileLittleWaitsAndASendPastTheLimitEndsTheStream() throws {
         let streams = Handoff<ResponseStream>()
         let ended = Calls()
         try withServer(application: streamingApplication(streams, ended: ended, bufferLimit: 8)) { _, port in
-            let client = try TestConnection(port: port)
+            let client = try TestConnection(port: port, timeoutSeconds: 10)
             try client.send(TestConnection.requestBytes(method: "GET", path: "/events"))
             let stream = try #require(streams.take())
             _ = try client.readHead()
             #expect(stream.send(Array("12345678".utf8)))
             #expect(try client.readChunk() == Array("12345678".utf8))
-            #expect(!stream.send(Array("123456789".utf8)))
+            // Thirty times the limit, as one event: nothing waits, so it is taken.
+            let big = event(String(repeating: "b", count: 5 << 20))
+            #expect(stream.send(big))
+            #expect(stream.isOpen)
+            // Now more than the limit waits (until the writer takes it): the next send ends it.
+            var refused = false
+            for _ in 0..<1000 where !refused { refused = !stream.send(Array("123456789".utf8)) }
+            #expect(refused)
             #expect(!stream.isOpen)
             #expect(ended.wait())
-            #expect(try client.readChunksToEnd() == nil)
+            let rest = try #require(try client.readChunksToEnd())
+            // Whatever came before the end is whole: the big event, then whole small sends.
+            #expect(Array(rest.prefix(big.count)) == big)
+            #expect((rest.count - big.count) % 9 == 0)
         }
+    }
+
+    @Test func aStreamWhoseEventTheBudgetCannotTakeEndsAndTheBudgetIsFreeOnceSent() throws {
+        let budget = StreamBudget(limit: 1 << 20)
+        let streams = Handoff<ResponseStream>()
+        let application = TestApplication(answer: { _ in
+            let stream = ResponseStream(budget: budget)
+            streams.put(stream)
+            return .stream(head: Response(status: 200, headers: [(name: "Content-Type", value: "text/event-stream")]), stream)
+        })
+        try withServer(application: application) { _, port in
+            let first = try TestConnection(port: port, timeoutSeconds: 10)
+            try first.send(TestConnection.requestBytes(method: "GET", path: "/events"))
+            let held = try #require(streams.take())
+            _ = try first.readHead()
+            let second = try TestConnection(port: port, timeoutSeconds: 10)
+            try second.send(TestConnection.requestBytes(method: "GET", path: "/events"))
+            let refused = try #require(streams.take())
+            _ = try second.readHead()
+
+            // Larger than the whole budget, but nothing else is held: it goes out.
+            let shared = try #require(budget.charge(event(String(repeating: "s", count: 3 << 20))))
+            #expect(held.send(shared))
+            // While it is held, another stream's event does not fit: that stream ends, properly.
+            #expect(!refused.send(event("no room")))
+            #expect(try second.readChunksToEnd() == [])
+            #expect(try first.readChunk() == shared.bytes)
+            // Once written and let go of, the budget holds nothing again.
+            held.finish()
+            #expect(try first.readChunksToEnd() == [])
+        }
+        #expect(budget.used == 0)
     }
 
     @Test func headGetsTheHeadAloneAndTheStreamEnds() throws {

@@ -47,13 +47,33 @@ struct StreamHeadTests {
         #expect(StreamHead.httpDate(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
     }
 
+    /// `texts` as pieces, framed by `framing`, then joined: the bytes that go on the wire.
+    private func wire(_ framing: StreamFraming, _ pieces: [[UInt8]]) -> [UInt8] {
+        framing.frame(pieces.map { StreamBudget.unlimited.charge($0)! }).segments.flatMap { $0 }
+    }
+
     @Test func eachFramingFramesAndEndsItsOwnWay() {
         let bytes = Array("data: x\n\n".utf8)
-        #expect(StreamFraming.chunked.frame(bytes) == Array("9\r\ndata: x\n\n\r\n".utf8))
-        #expect(StreamFraming.chunked.frame([UInt8](repeating: 0, count: 300)).prefix(5) == Array("12c\r\n".utf8)[...])
+        #expect(wire(.chunked, [bytes]) == Array("9\r\ndata: x\n\n\r\n".utf8))
+        #expect(wire(.chunked, [[UInt8](repeating: 0, count: 300)]).prefix(5) == Array("12c\r\n".utf8)[...])
         #expect(StreamFraming.chunked.end == Array("0\r\n\r\n".utf8))
-        #expect(StreamFraming.untilClose.frame(bytes) == bytes)
+        #expect(wire(.untilClose, [bytes]) == bytes)
         #expect(StreamFraming.untilClose.end.isEmpty)
-        #expect(StreamFraming.bodiless.frame(bytes).isEmpty)
+        #expect(wire(.bodiless, [bytes]).isEmpty)
+        #expect(wire(.chunked, []).isEmpty)
+    }
+
+    @Test func piecesTakenTogetherAreOneChunkAndBigOnesAreSentFromTheirOwnBytes() {
+        let small = [Array("data: 1\n\n".utf8), Array("data: 2\n\n".utf8)]
+        #expect(wire(.chunked, small) == Array("12\r\ndata: 1\n\ndata: 2\n\n\r\n".utf8))
+        #expect(StreamFraming.chunked.frame(small.map { StreamBudget.unlimited.charge($0)! }).segments.count == 1)
+
+        let big = [UInt8](repeating: UInt8(ascii: "x"), count: 3 << 20)
+        let framed = StreamFraming.chunked.frame([StreamBudget.unlimited.charge(big)!, StreamBudget.unlimited.charge(small[0])!])
+        #expect(framed.segments.map(\.count) == [8, big.count, small[0].count, 2])
+        #expect(framed.segments[0] == Array("300009\r\n".utf8))
+        framed.segments[1].withUnsafeBufferPointer { sent in
+            big.withUnsafeBufferPointer { #expect(sent.baseAddress == $0.baseAddress) }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LucidHTTP
 import LucidJSON
 import LucidModel
 import LucidStore
@@ -27,10 +28,12 @@ final class RenderedEvent: Sendable {
     let event: JournalEvent
     /// `{version, diff}`: what a long poll answers.
     let versionedDiff: [UInt8]
-    /// The Server-Sent Event: `id`, `event` (the kind) and `data` on one line each.
-    let serverSentEvent: [UInt8]
+    /// The Server-Sent Event: `id`, `event` (the kind) and `data` on one line each, whatever
+    /// its size; charged to the streams' budget, shared by every stream it goes to. Nil if
+    /// the budget could not take it: the streams that wanted it end, and catch up later.
+    let serverSentEvent: StreamBytes?
 
-    init(_ event: JournalEvent) {
+    init(_ event: JournalEvent, budget: StreamBudget = .unlimited) {
         self.event = event
         var writer = JSONWriter()
         VersionedDiff(version: event.version, diff: event.diff).write(to: &writer)
@@ -42,7 +45,8 @@ final class RenderedEvent: Sendable {
         data.key("diff"); data.value(event.diff)
         data.endObject()
         // JSONWriter escapes every control character, so the data is one line.
-        serverSentEvent = Array("id: \(event.version)\nevent: \(event.kind.rawValue)\ndata: ".utf8) + data.bytes + Array("\n\n".utf8)
+        serverSentEvent = budget.charge(
+            Array("id: \(event.version)\nevent: \(event.kind.rawValue)\ndata: ".utf8) + data.bytes + Array("\n\n".utf8))
     }
 }
 
@@ -62,12 +66,16 @@ final class ChangeFeed: JournalObserver {
     private let state = Mutex(State())
     private let wake = NSCondition()
     private let now: @Sendable () -> Timestamp
+    /// What the events rendered for streams are charged to.
+    let budget: StreamBudget
     private let thread = OwnedThread()
 
-    /// A feed whose listeners tick on `now`; its thread runs until ``stop()``, which the
-    /// owner must call (the thread holds the feed until then).
-    init(now: @escaping @Sendable () -> Timestamp) {
+    /// A feed whose listeners tick on `now` and whose events are charged to `budget`; its
+    /// thread runs until ``stop()``, which the owner must call (the thread holds the feed
+    /// until then).
+    init(now: @escaping @Sendable () -> Timestamp, budget: StreamBudget = .unlimited) {
         self.now = now
+        self.budget = budget
         thread.start(name: "lucid-feed") { [self] in run() }
     }
 
@@ -189,7 +197,7 @@ final class ChangeFeed: JournalObserver {
     private func deliver(_ event: JournalEvent) {
         let listeners = state.withLock { $0.listeners[event.user].map { Array($0.values) } ?? [] }
         guard !listeners.isEmpty else { return }
-        let rendered = RenderedEvent(event)
+        let rendered = RenderedEvent(event, budget: budget)
         for listener in listeners where !listener.hear(rendered) { remove(listener) }
     }
 

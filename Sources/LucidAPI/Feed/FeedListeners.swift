@@ -1,4 +1,5 @@
 import Foundation
+import LucidHTTP
 import LucidModel
 import LucidStore
 import Synchronization
@@ -58,19 +59,22 @@ final class StreamListener: FeedListener {
     private let phase = Mutex(Phase.catchingUp(waiting: []))
     private let lastSent = Mutex(ContinuousClock.now)
     private let quiet: Duration
-    private let send: @Sendable ([UInt8]) -> Bool
+    private let budget: StreamBudget
+    private let send: @Sendable (StreamBytes) -> Bool
     private let finish: @Sendable () -> Void
 
     /// A stream of `user`'s versions for the session `tokenHash`, writing through `send`
-    /// (false once the client is gone) and ended by `finish`; a comment after `quiet`.
+    /// (false once the client is gone) and ended by `finish`; a comment after `quiet`,
+    /// charged to `budget` as events are.
     init(
-        user: UUID, tokenHash: String, expiresAt: Timestamp?, quiet: Duration,
-        send: @escaping @Sendable ([UInt8]) -> Bool, finish: @escaping @Sendable () -> Void
+        user: UUID, tokenHash: String, expiresAt: Timestamp?, quiet: Duration, budget: StreamBudget = .unlimited,
+        send: @escaping @Sendable (StreamBytes) -> Bool, finish: @escaping @Sendable () -> Void
     ) {
         self.user = user
         self.tokenHash = tokenHash
         self.expiresAt = expiresAt
         self.quiet = quiet
+        self.budget = budget
         self.send = send
         self.finish = finish
     }
@@ -120,7 +124,7 @@ final class StreamListener: FeedListener {
             if case .ended = phase { return false }
             if let expiresAt, expiresAt <= now { return stop(&phase) }
             guard monotonic - lastSent.withLock({ $0 }) >= quiet else { return true }
-            return write(Array(": keep-alive\n\n".utf8)) || stop(&phase)
+            return write(budget.charge(Array(": keep-alive\n\n".utf8))) || stop(&phase)
         }
     }
 
@@ -133,7 +137,9 @@ final class StreamListener: FeedListener {
     /// The client reconnects a second later, and is refused: its token is gone.
     func accountGone() { end() }
 
-    private func write(_ bytes: [UInt8]) -> Bool {
+    /// Sends `bytes`; false if the budget could not take them (nil) or the client is gone.
+    private func write(_ bytes: StreamBytes?) -> Bool {
+        guard let bytes else { return false }
         lastSent.withLock { $0 = ContinuousClock.now }
         return send(bytes)
     }

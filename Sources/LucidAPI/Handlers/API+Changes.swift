@@ -14,7 +14,8 @@ extension API {
     /// far behind, reconnects from its last event id and catches up over several streams
     /// instead of the server buffering them all for it.
     static let catchUpBytes = 256 << 10
-    /// How many bytes may wait unsent on a stream before it is cut (a client that does not read).
+    /// How many bytes may wait unsent on a stream before its next event ends it (a client
+    /// that does not read); one event of any size is taken while fewer wait.
     static let streamBufferBytes = 1 << 20
 
     /// What a client that has seen version `since` must apply to reach the current version.
@@ -77,12 +78,12 @@ extension API {
         guard since <= head.version else { throw Problem(.notFound, "The journal has no version \(since).") }
 
         let listener = Slot<StreamListener>()
-        let stream = ResponseStream(bufferLimit: Self.streamBufferBytes) { [weak feed] in
+        let stream = ResponseStream(bufferLimit: Self.streamBufferBytes, budget: feed.budget) { [weak feed] in
             if let feed, let stream = listener.value { feed.remove(stream) }
         }
         let subscriber = StreamListener(
             user: user.id, tokenHash: tokenHash, expiresAt: call.session.expiresAt, quiet: configuration.streamQuiet,
-            send: { [weak stream] in stream?.send($0) ?? false }, finish: { [weak stream] in stream?.finish() })
+            budget: feed.budget, send: { [weak stream] in stream?.send($0) ?? false }, finish: { [weak stream] in stream?.finish() })
         listener.value = subscriber
         guard feed.add(subscriber, limit: configuration.maxStreamsPerUser, counting: { $0 is StreamListener }) else {
             throw Problem(
@@ -111,9 +112,9 @@ extension API {
             for event in page {
                 // At least one version per stream, so every reconnect makes progress.
                 if sent >= Self.catchUpBytes { return stream.end() }
-                let rendered = RenderedEvent(event)
+                let rendered = RenderedEvent(event, budget: feed.budget)
                 guard stream.sendMissed(rendered) else { return stream.end() }
-                sent += rendered.serverSentEvent.count
+                sent += rendered.serverSentEvent?.bytes.count ?? 0
                 last = event.version
             }
         }

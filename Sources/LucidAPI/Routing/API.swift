@@ -40,6 +40,10 @@ public struct APIConfiguration: Sendable {
     public var maxStreamsPerUser: Int = 16
     /// How long an event stream may stay silent before a comment keeps proxies from closing it.
     public var streamQuiet: Duration = .seconds(15)
+    /// How many bytes of events all event streams together may hold, queued or being written
+    /// (an event sent to many streams counts once); one event larger than it still goes out
+    /// alone. 256 MiB by default.
+    public var streamBufferBytes: Int = 256 << 20
     /// Where answered requests are counted (`lucid serve --metrics-address`); `nil`: nowhere.
     public var metrics: Metrics?
 
@@ -49,7 +53,7 @@ public struct APIConfiguration: Sendable {
         concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10),
         sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60, idempotencyKeyLifetime: Int = 86_400,
         keySweepSeconds: Int = 60, maxStreamsPerUser: Int = 16, streamQuiet: Duration = .seconds(15),
-        metrics: Metrics? = nil, maxImportBytes: Int = 32 << 20
+        metrics: Metrics? = nil, maxImportBytes: Int = 32 << 20, streamBufferBytes: Int = 256 << 20
     ) {
         self.registration = registration
         self.passwordCost = passwordCost
@@ -64,6 +68,7 @@ public struct APIConfiguration: Sendable {
         self.hashQueueTimeout = hashQueueTimeout
         self.metrics = metrics
         self.maxImportBytes = maxImportBytes
+        self.streamBufferBytes = streamBufferBytes
     }
 
     /// One hash per core (hashing is all CPU), and no more than an eighth of memory holds.
@@ -151,7 +156,7 @@ public final class API: Sendable {
         self.erasureSweeper = Sweeper(
             "leftovers of deleted accounts", every: configuration.sessionSweepSeconds,
             cutoff: environment.now, delete: { _, _ in try journals.purgeErased() }, log: log)
-        let feed = ChangeFeed(now: environment.now)
+        let feed = ChangeFeed(now: environment.now, budget: StreamBudget(limit: configuration.streamBufferBytes))
         self.feed = feed
         journals.observe(feed)
         self.throttle = Mutex(LoginThrottle())

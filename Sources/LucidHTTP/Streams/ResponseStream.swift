@@ -10,9 +10,14 @@ import Synchronization
 /// is the writer's, not libmicrohttpd's, from the head on: an idle stream costs no thread and
 /// nothing on the I/O threads, however many are open.
 ///
-/// The bytes waiting to be sent are bounded: a client that stops reading makes them pile up,
-/// and past ``init(bufferLimit:ended:)``'s limit the stream ends and the client is cut off
-/// (it reconnects and catches up), rather than the server holding memory for it.
+/// The bytes waiting to be sent are bounded twice. A client that stops reading makes them pile
+/// up, and once more than ``init(bufferLimit:budget:ended:)``'s limit waits, the next send
+/// ends the stream (the client reconnects and catches up) rather than the server holding
+/// memory for it; a single send of any size is taken while less waits, so an event larger
+/// than the limit still goes out. And every stream's bytes are charged to the server's
+/// ``StreamBudget``: a send it cannot take ends its stream the same way. A stream that ends
+/// so still ends properly, after the events the writer has begun: a client never gets half
+/// an event.
 ///
 /// The server also makes one for a pulled body (``Answer/pulled(head:_:)``): then a
 /// ``BodyPump`` fills it from its source, only as far as ``Answer/pulledBodyBuffer`` ahead
@@ -53,16 +58,14 @@ public final class ResponseStream: Sendable {
     private struct State {
         var phase = Phase.open
         var link = Link.unlinked
-        /// Bytes queued; those before `start` are sent already.
-        var queued: [UInt8] = []
-        var start = 0
+        /// Pieces queued, whole, in order, and how many bytes they hold.
+        var queued: [StreamBytes] = []
+        var unsent = 0
         /// Where the stream is registered for `stop()`, until it ends.
         var registry: Registry<ResponseStream>?
         /// What fills a pulled body, until it ends; and whether it is at work or queued to be.
         var pump: BodyPump?
         var pumping = false
-
-        var unsent: Int { queued.count - start }
 
         /// The pump, marked at work, if a pulled body that is open needs more and nothing is
         /// making it yet: the writer has just taken what was queued.
@@ -88,7 +91,7 @@ public final class ResponseStream: Sendable {
             if case .ended = phase { return nil }
             phase = .ended(ending)
             queued = []
-            start = 0
+            unsent = 0
             // The pump holds the stream while it works: letting go of it here ends the cycle.
             pump = nil
             pumping = false
@@ -107,16 +110,19 @@ public final class ResponseStream: Sendable {
 
     private let state = Mutex(State())
     private let bufferLimit: Int
+    private let budget: StreamBudget
     private let ended: @Sendable () -> Void
     /// Whether a ``BodyPump`` makes the body: then a server that stops cuts it, as it is
     /// not whole, where a feed of events simply ends.
     private let isPulled: Bool
 
-    /// A stream that lets at most `bufferLimit` bytes wait unsent; `ended` is called exactly
-    /// once when it ends for any reason (finished and drained, client gone, buffer overflow,
-    /// server stopping), on any thread, so the application can drop its subscription.
-    public init(bufferLimit: Int = 1 << 20, ended: @escaping @Sendable () -> Void = {}) {
+    /// A stream that takes a send while at most `bufferLimit` bytes wait unsent, charging
+    /// them to `budget`; `ended` is called exactly once when it ends for any reason (finished
+    /// and drained, client gone, buffer or budget overflow, server stopping), on any thread,
+    /// so the application can drop its subscription.
+    public init(bufferLimit: Int = 1 << 20, budget: StreamBudget = .unlimited, ended: @escaping @Sendable () -> Void = {}) {
         self.bufferLimit = max(0, bufferLimit)
+        self.budget = budget
         self.ended = ended
         self.isPulled = false
     }
@@ -126,28 +132,39 @@ public final class ResponseStream: Sendable {
     init(pulling source: any BodySource, pool: WorkerPool, lane: Int, clientAddress: String) {
         // The pump never queues past its watermark, so the limit is never reached.
         self.bufferLimit = .max
+        self.budget = .unlimited
         self.ended = {}
         self.isPulled = true
         let pump = BodyPump(source, filling: self, pool: pool, lane: lane, clientAddress: clientAddress)
         state.withLock { $0.pump = pump }
     }
 
-    /// Queues `bytes` for the client and wakes the writer; returns false and drops them if
-    /// the stream has ended, or if they would pass the buffer limit (the stream then ends: a
-    /// client that does not read is cut, and reconnects).
+    /// Queues `bytes` for the client, charged to the stream's budget, and wakes the writer;
+    /// returns false and drops them if the stream has ended, or ends it if the budget cannot
+    /// take them or more than the buffer limit waits already (see ``send(_:)-(StreamBytes)``).
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
+        if bytes.isEmpty { return isOpen }
+        guard let charged = budget.charge(bytes) else {
+            if let leaving = state.withLock({ $0.end(.finished) }) { didEnd(leaving) }
+            return false
+        }
+        return send(charged)
+    }
+
+    /// Queues `piece` for the client and wakes the writer; returns false and drops it if the
+    /// stream has ended, or if more than the buffer limit waits already: the stream then ends
+    /// properly once the writer has sent what it took (a client that does not read gets its
+    /// end, and reconnects from its last whole event).
+    @discardableResult
+    public func send(_ piece: StreamBytes) -> Bool {
         let (accepted, waking, leaving): (Bool, StreamSocket?, Departure?) = state.withLock { state in
             guard case .open = state.phase else { return (false, nil, nil) }
-            if bytes.isEmpty { return (true, nil, nil) }
-            guard state.unsent + bytes.count <= bufferLimit else { return (false, nil, state.end(.cut)) }
-            if state.unsent == 0 {
-                // Shares the caller's storage: one event fanned out to many streams is not copied.
-                state.queued = bytes
-                state.start = 0
-            } else {
-                state.queued.append(contentsOf: bytes)
-            }
+            if piece.bytes.isEmpty { return (true, nil, nil) }
+            guard state.unsent <= bufferLimit else { return (false, nil, state.end(.finished)) }
+            // The piece itself is queued: one event fanned out to many streams is not copied.
+            state.queued.append(piece)
+            state.unsent += piece.bytes.count
             return (true, state.wake(), nil)
         }
         waking?.wake()
@@ -233,11 +250,9 @@ public final class ResponseStream: Sendable {
             }
             switch piece {
             case .bytes(let bytes):
-                if state.unsent == 0 {
-                    state.queued = bytes
-                    state.start = 0
-                } else {
-                    state.queued.append(contentsOf: bytes)
+                if !bytes.isEmpty {
+                    state.queued.append(StreamBytes(uncharged: bytes))
+                    state.unsent += bytes.count
                 }
                 let more = state.unsent < Answer.pulledBodyBuffer
                 if !more { state.pumping = false }
@@ -256,9 +271,9 @@ public final class ResponseStream: Sendable {
     }
 
     /// What ``take()`` found.
-    enum Take: Equatable {
-        /// Bytes to send; the stream has let go of them.
-        case bytes([UInt8])
+    enum Take {
+        /// Pieces to send, in order; the stream has let go of them.
+        case bytes([StreamBytes])
         /// Nothing to send: the writer is woken when there is.
         case wait
         /// The body is over.
@@ -282,12 +297,11 @@ public final class ResponseStream: Sendable {
             case .open, .finishing: break
             }
             if state.unsent > 0 {
-                // All of it, sharing storage when nothing was sent of it yet; an idle stream
-                // holds no buffer.
-                let bytes = state.start == 0 ? state.queued : Array(state.queued[state.start...])
+                // All of it; an idle stream holds no buffer.
+                let pieces = state.queued
                 state.queued = []
-                state.start = 0
-                return (.bytes(bytes), nil, state.pumpAgain())
+                state.unsent = 0
+                return (.bytes(pieces), nil, state.pumpAgain())
             }
             if case .finishing = state.phase { return (.end, state.end(.finished), nil) }
             guard case .busy(let socket) = state.link else { return (.cut, state.end(.cut), nil) }

@@ -12,20 +12,26 @@ enum StreamFraming: Sendable {
     /// No body at all (`HEAD`, 1xx, 204, 304): the head, then the connection closes.
     case bodiless
 
-    /// `bytes` framed for the wire; nothing for no bytes (an empty chunk would end the body).
-    func frame(_ bytes: [UInt8]) -> [UInt8] {
-        if bytes.isEmpty { return [] }
+    /// `pieces` framed for the wire, as one chunk; nothing for no bytes (an empty chunk would
+    /// end the body). Small pieces are copied into one segment with their framing; big ones
+    /// are sent from their own bytes.
+    func frame(_ pieces: [StreamBytes]) -> Outgoing {
+        let count = pieces.reduce(0) { $0 + $1.bytes.count }
+        let (prefix, suffix): ([UInt8], [UInt8])
         switch self {
-        case .chunked:
-            var framed = Array(String(bytes.count, radix: 16).utf8)
-            framed.reserveCapacity(framed.count + bytes.count + 4)
-            framed += [13, 10]
-            framed += bytes
-            framed += [13, 10]
-            return framed
-        case .untilClose: return bytes
-        case .bodiless: return []
+        case .chunked: (prefix, suffix) = (Array("\(String(count, radix: 16))\r\n".utf8), [13, 10])
+        case .untilClose: (prefix, suffix) = ([], [])
+        case .bodiless: return Outgoing()
         }
+        if count == 0 { return Outgoing() }
+        if count < Outgoing.copyLimit {
+            var framed = prefix
+            framed.reserveCapacity(prefix.count + count + suffix.count)
+            for piece in pieces { framed += piece.bytes }
+            return Outgoing(segments: [framed + suffix])
+        }
+        let segments = [prefix] + pieces.map(\.bytes) + [suffix]
+        return Outgoing(segments: segments, holding: pieces)
     }
 
     /// What ends the body, before the connection closes.

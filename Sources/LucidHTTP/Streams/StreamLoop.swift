@@ -12,9 +12,8 @@ struct StreamEntry: Sendable {
     let stream: ResponseStream
     let address: String
     let framing: StreamFraming
-    /// Bytes being written (the head first), and how many of them are sent.
-    var pending: [UInt8]
-    var sent = 0
+    /// What is being written (the head first).
+    var pending: Outgoing
     /// `pending` ends the body: close once it is sent.
     var ending = false
     /// The socket is watched for room to write (it is always watched for reading).
@@ -30,7 +29,61 @@ struct StreamEntry: Sendable {
         self.stream = stream
         self.address = address
         self.framing = framing
-        self.pending = head
+        self.pending = Outgoing(segments: [head])
+    }
+}
+
+/// Bytes on their way to one socket, in segments sent in order: a big event is written from
+/// the bytes every stream shares, never copied into a buffer of each stream's own. Holds the
+/// pieces it writes from, so they stay charged to the budget until sent.
+struct Outgoing: Sendable {
+    private(set) var segments: [[UInt8]]
+    private var held: [StreamBytes] = []
+    /// The segment being sent, and how much of it is sent.
+    private var index = 0
+    private var offset = 0
+
+    /// Pieces smaller than this together are copied into one segment, so that small events
+    /// go out in one packet with their framing.
+    static let copyLimit = 16 << 10
+
+    init(segments: [[UInt8]] = [], holding held: [StreamBytes] = []) {
+        self.segments = segments.filter { !$0.isEmpty }
+        self.held = held
+    }
+
+    var isDone: Bool { index >= segments.count }
+
+    /// Sends what the socket takes at once: the bytes sent, 0 when the socket is full, or -1
+    /// when it is broken.
+    mutating func send(to socket: Int32) -> Int {
+        var written = 0
+        while index < segments.count {
+            let last = index == segments.count - 1
+            // More follows at once: the kernel may hold this segment for the next (MSG_MORE).
+            let flags = Int32(MSG_NOSIGNAL | MSG_DONTWAIT) | (last ? 0 : Int32(MSG_MORE))
+            let result = segments[index].withUnsafeBytes { bytes in
+                Glibc.send(socket, bytes.baseAddress! + offset, bytes.count - offset, flags)
+            }
+            if result > 0 {
+                written += result
+                offset += result
+                if offset == segments[index].count {
+                    index += 1
+                    offset = 0
+                }
+                continue
+            }
+            if result < 0 && errno == EINTR { continue }
+            guard result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return -1 }
+            break
+        }
+        if isDone {
+            segments = []
+            held = []
+            index = 0
+        }
+        return written
     }
 }
 
@@ -148,33 +201,26 @@ struct StreamLoop {
         if entry.stream.wasCut { return .close }
         var written = 0
         while true {
-            if entry.sent < entry.pending.count {
-                let result = entry.pending.withUnsafeBytes { bytes in
-                    send(entry.socket, bytes.baseAddress! + entry.sent, bytes.count - entry.sent,
-                         Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                }
+            if !entry.pending.isDone {
+                let result = entry.pending.send(to: entry.socket)
+                if result < 0 { return .close }
                 if result > 0 {
-                    entry.sent += result
                     written += result
                     entry.stalledSince = nil
-                    continue
                 }
-                if result < 0 && errno == EINTR { continue }
-                guard result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return .close }
+                if entry.pending.isDone { continue }
                 entry.stalledSince = entry.stalledSince ?? MonotonicClock.now
                 return watchWrites(&entry, true) ? .wait : .close
             }
-            entry.pending = []
-            entry.sent = 0
             if entry.ending { return .close }
             if written >= Self.quantum { return .again }
             switch entry.stream.take() {
-            case .bytes(let bytes):
-                entry.pending = entry.framing.frame(bytes)
+            case .bytes(let pieces):
+                entry.pending = entry.framing.frame(pieces)
             case .wait:
                 return watchWrites(&entry, false) ? .wait : .close
             case .end:
-                entry.pending = entry.framing.end
+                entry.pending = Outgoing(segments: [entry.framing.end])
                 entry.ending = true
             case .cut:
                 return .close

@@ -32,6 +32,8 @@ struct Configuration: Equatable {
     var idempotencyKeyLifetime = 86_400
     /// Event streams one user may hold open at once.
     var maxStreamsPerUser = 16
+    /// Bytes of events all streams together may hold.
+    var streamBufferBytes = 256 << 20
     /// Lines a person reads, or JSON objects for a log shipper.
     var logFormat = LogFormat.text
     /// Where `GET /metrics` is served; `nil`: nowhere.
@@ -67,6 +69,7 @@ struct Configuration: Equatable {
         ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", integer(\.headCacheBytes, in: (1 << 20)...(1 << 44))),
         ("--idempotency-key-lifetime", "LUCID_IDEMPOTENCY_KEY_LIFETIME", integer(\.idempotencyKeyLifetime, in: 60...31_536_000)),
         ("--max-streams-per-user", "LUCID_MAX_STREAMS_PER_USER", integer(\.maxStreamsPerUser, in: 1...10_000)),
+        ("--stream-buffer-bytes", "LUCID_STREAM_BUFFER_BYTES", integer(\.streamBufferBytes, in: (1 << 20)...(1 << 40))),
         ("--log-format", "LUCID_LOG_FORMAT", { config, text in LogFormat(rawValue: text).map { config.logFormat = $0 } != nil }),
         ("--metrics-address", "LUCID_METRICS_ADDRESS", { config, text in
             ListenAddress(text).map { config.metricsAddress = $0 } != nil
@@ -167,6 +170,9 @@ struct Configuration: Equatable {
           --max-streams-per-user N
                                   event streams (GET /v1/events) one user may hold open
                                   (LUCID_MAX_STREAMS_PER_USER; default 16)
+          --stream-buffer-bytes N memory for events on their way to every event stream together;
+                                  a stream whose event does not fit ends and catches up later
+                                  (LUCID_STREAM_BUFFER_BYTES; default 268435456)
           --log-format FORMAT     text, or json: one JSON object per line, for a log shipper
                                   (LUCID_LOG_FORMAT; default text)
           --metrics-address HOST:PORT

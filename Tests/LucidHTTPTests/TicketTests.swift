@@ -32,6 +32,8 @@ import Testing
         func refuse(_ request: Request, admitted stamp: Stamp, because reason: Refusal) -> Response {
             Response(status: 413, body: Array("refused \(stamp.number) \(stamp.path) for \(request.path)".utf8))
         }
+
+        func reject(_ request: Request, because flaw: HeadFlaw) -> Response { Response(status: 400) }
     }
 
     @Test func eachRequestIsAnsweredOrRefusedWithTheTicketOfItsOwnAdmission() throws {

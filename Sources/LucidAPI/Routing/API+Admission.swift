@@ -76,6 +76,12 @@ extension API: HTTPApplication {
         answer(request, through: admitted)
     }
 
+    /// The 400 for a head the server refused before admission (see ``HeadFlaw``), logged like
+    /// any answer, under no route.
+    public func reject(_ request: Request, because flaw: HeadFlaw) -> Response {
+        answer(request, route: nil, with: .malformedHead(flaw))
+    }
+
     /// The problem for a request the server turned away, logged under its route.
     public func refuse(_ request: Request, admitted: AdmittedRoute, because reason: Refusal) -> Response {
         let route = admitted.route.pattern

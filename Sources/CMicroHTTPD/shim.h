@@ -112,6 +112,17 @@ lucid_mhd_start (unsigned int flags,
   return daemon;
 }
 
+/// The status of the response queued on `connection`, or 0 if none is. In the request
+/// completed callback this tells an answer libmicrohttpd sent by itself (a malformed
+/// Content-Length, a head too large) from a request the client left unanswered.
+static inline unsigned int
+lucid_mhd_queued_status (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+  return (NULL == info) ? 0 : info->http_status;
+}
+
 /// Where lucid_mhd_head_cut has got to: the first byte after the last piece seen.
 struct lucid_head_walk
 {

@@ -34,6 +34,13 @@ public protocol HTTPApplication: Sendable {
     /// whatever its status; the client should be told 400. Runs on the I/O thread, like
     /// ``admit(_:body:)``, and must be as quick.
     func reject(_ request: Request, because flaw: HeadFlaw) -> Response
+
+    /// Hears of a request that libmicrohttpd answered by itself with `status`, without asking
+    /// the application (see the README on what it answers so): nothing can be changed of the
+    /// answer, which has gone out; this is for the log. `request` has the target's path, what
+    /// headers were read, and an empty method, which libmicrohttpd does not tell. Runs on the
+    /// I/O thread.
+    func answeredWithoutApplication(_ request: Request, status: Int)
 }
 
 /// What the application answers a request with.

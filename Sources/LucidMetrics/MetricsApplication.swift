@@ -62,6 +62,9 @@ public struct MetricsApplication: HTTPApplication {
         Self.text(400, "The request's head is malformed (\(flaw)).\n")
     }
 
+    /// Nothing: a scrape that libmicrohttpd answered itself is the scraper's to report.
+    public func answeredWithoutApplication(_ request: Request, status: Int) {}
+
     private static func text(_ status: Int, _ text: String) -> Response {
         Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
     }

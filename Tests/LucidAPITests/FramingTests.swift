@@ -179,4 +179,16 @@ struct FramingTests {
             #expect(client.server.logLines.contains { $0.hasPrefix("GET /healthz 400 ") })
         }
     }
+
+    @Test func anAnswerLibmicrohttpdSentItselfIsLogged() throws {
+        try withServer { client in
+            // A field line without a colon: libmicrohttpd answers 400 before the API sees the head.
+            let connection = try TestConnection(port: try client.server.port)
+            try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n")
+            #expect(try connection.readResponse().status == 400)
+            #expect(try connection.closedByPeer())
+            #expect(client.server.logLines.contains { $0.hasPrefix("- /healthz 400 ") && $0.hasSuffix(" error=answered by libmicrohttpd") },
+                    "\(client.server.logLines)")
+        }
+    }
 }

@@ -3,8 +3,9 @@ import LucidHTTPTesting
 import Synchronization
 import Testing
 
-/// The server checks each head before the application sees it; heads that are well formed,
-/// if unusual, are served as before.
+/// The server checks each head before the application sees it, and tells the application of
+/// the answers libmicrohttpd sends by itself; heads that are well formed, if unusual, are
+/// served as before.
 @Suite("Head checks")
 struct HeadCheckTests {
     @Test func aRefusedHeadReachesRejectNotAdmission() throws {
@@ -63,5 +64,38 @@ struct HeadCheckTests {
             #expect(plain.text.contains("header x-spaced: a b \n"))
             #expect(plain.text.contains("header x-empty: \n"))
         }
+    }
+
+    @Test func aMalformedContentLengthIsAnsweredByLibmicrohttpdItself() throws {
+        // libmicrohttpd 0.9.75 checks the digits of a lone Content-Length before the server
+        // sees the head, and answers a 400 of its own (HTML, its head sent twice over): the
+        // application only hears of it. The connection closes, so nothing after it runs.
+        let heard = Mutex<[Int]>([])
+        var application = TestApplication()
+        application.unanswered = { _, status in heard.withLock { $0.append(status) } }
+        try withServer(application: application) { _, port in
+            for value in ["abc", "1.5", "", "+5", "-1", "5, 5"] {
+                let connection = try TestConnection(port: port)
+                try connection.send("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: \(value)\r\n\r\nhelloGET /y HTTP/1.1\r\nHost: h\r\n\r\n")
+                #expect(try connection.readHead().status == 400, "\(value)")
+                let rest = String(decoding: try connection.readToEnd(), as: UTF8.self)
+                #expect(!rest.contains("GET /y"), "\(value): \(rest)")
+            }
+        }
+        #expect(heard.withLock { $0 } == Array(repeating: 400, count: 6))
+    }
+
+    @Test func aMalformedChunkedBodyIsHeardOf() throws {
+        let heard = Mutex<[(String, Int)]>([])
+        var application = TestApplication()
+        application.unanswered = { request, status in heard.withLock { $0.append((request.path, status)) } }
+        try withServer(application: application) { _, port in
+            let connection = try TestConnection(port: port)
+            let response = try connection.exchange("POST /chunks HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcXY\r\n")
+            #expect(response.status == 400)
+            #expect(try connection.closedByPeer())
+        }
+        #expect(heard.withLock { $0.map(\.0) } == ["/chunks"])
+        #expect(heard.withLock { $0.map(\.1) } == [400])
     }
 }

@@ -9,6 +9,8 @@ struct TestApplication: HTTPApplication {
     var handler: @Sendable (Request) -> Response = echo
     var answer: (@Sendable (Request) -> Answer)?
     var admission: (@Sendable (Request, BodyFraming) -> Admission<Void>)?
+    /// Hears of the requests libmicrohttpd answered by itself.
+    var unanswered: (@Sendable (Request, Int) -> Void)?
 
     func admit(_ request: Request, body: BodyFraming) -> Admission<Void> {
         admission?(request, body) ?? .accept(lane: 0, maxBodyBytes: maxBodyBytes)
@@ -22,6 +24,10 @@ struct TestApplication: HTTPApplication {
 
     func reject(_ request: Request, because flaw: HeadFlaw) -> Response {
         Self.rejection(flaw)
+    }
+
+    func answeredWithoutApplication(_ request: Request, status: Int) {
+        unanswered?(request, status)
     }
 
     /// The answer to a refused head: 400, and the flaw as text.

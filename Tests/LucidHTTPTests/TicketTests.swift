@@ -34,6 +34,8 @@ import Testing
         }
 
         func reject(_ request: Request, because flaw: HeadFlaw) -> Response { Response(status: 400) }
+
+        func answeredWithoutApplication(_ request: Request, status: Int) {}
     }
 
     @Test func eachRequestIsAnsweredOrRefusedWithTheTicketOfItsOwnAdmission() throws {

@@ -69,14 +69,39 @@ enum MHDCallbacks {
         conCls.pointee = nil
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         // Balances the passRetained in `target` or `begin`: the object dies with this scope.
-        guard let exchange = Unmanaged<AnyObject>.fromOpaque(opaque).takeRetainedValue() as? Exchange else { return }
-        if exchange.isInFlight { context.exchanges.remove(exchange) }
+        let object = Unmanaged<AnyObject>.fromOpaque(opaque).takeRetainedValue()
+        guard let exchange = object as? Exchange else {
+            // The head never reached `access`: libmicrohttpd answered it by itself (a status is
+            // queued), or the client left before its head was in (none is).
+            if let connection, let target = object as? RequestTarget {
+                noteAnsweredWithoutApplication(target: target, context, connection)
+            }
+            return
+        }
+        if exchange.isInFlight {
+            context.exchanges.remove(exchange)
+        } else if let connection {
+            // Read and never answered by the server: libmicrohttpd answered a malformed body itself.
+            let status = Int(lucid_mhd_queued_status(connection))
+            if status != 0 { context.application.answeredWithoutApplication(exchange.head, status: status) }
+        }
         exchange.releaseBody()
         // A kept-alive connection may idle, then must send its next head in time.
         if let connection, let record = ConnectionCallbacks.record(of: connection) {
             let configuration = context.configuration
             record.expect(within: configuration.idleTimeoutSeconds + configuration.headerTimeoutSeconds)
         }
+    }
+
+    /// Tells the application of a request libmicrohttpd answered before `access` saw it.
+    private static func noteAnsweredWithoutApplication(
+        target: RequestTarget, _ context: ServerContext, _ connection: OpaquePointer
+    ) {
+        let status = Int(lucid_mhd_queued_status(connection))
+        guard status != 0 else { return }
+        let address = ConnectionCallbacks.record(of: connection)?.address ?? RequestHead.clientAddress(of: connection)
+        context.application.answeredWithoutApplication(
+            Request(method: "", path: target.path, clientAddress: address), status: status)
     }
 
     /// First call for a request: copy and check its head, ask the application, and answer at

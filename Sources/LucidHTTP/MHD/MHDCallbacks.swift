@@ -237,8 +237,13 @@ enum MHDCallbacks {
         context.exchanges.add(exchange)
     }
 
-    /// Turns a `Response` into an MHD response and queues it on `connection`.
+    /// Turns a `Response` into an MHD response and queues it on `connection`. A 304 goes out
+    /// without `Content-Length` (see `lucid_mhd_create_unframed_response`), and so closes
+    /// the connection after it.
     static func queue(_ response: Response, on connection: OpaquePointer, close: Bool) -> MHD_Result {
+        if response.status == 304, let created = lucid_mhd_create_unframed_response() {
+            return queue(created, response, on: connection, close: close)
+        }
         let created = response.body.withUnsafeBytes { bytes in
             // MUST_COPY: libmicrohttpd copies the bytes before returning, so the
             // borrowed pointer does not escape this closure, and it never

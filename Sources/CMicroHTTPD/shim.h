@@ -98,9 +98,161 @@ lucid_mhd_start (unsigned int flags,
                       MHD_OPTION_NOTIFY_CONNECTION, notify_connection,
                       notify_cls,
                       MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
+                      /* 0, not 1 or -1: in 0.9.75, 1 closes a connection whose
+                         request-target holds a space without answering, and answers
+                         an HTTP/1.1 request without Host with its own HTML 400 whose
+                         head goes out twice (parse_connection_headers queues it, then
+                         the state machine builds the head again); -1 answers
+                         whitespace before a field's colon with its own HTML 400. At 0
+                         these requests reach the access callback, where the server
+                         refuses each with the application's answer (RequestCheck). */
+                      MHD_OPTION_STRICT_FOR_CLIENT, (int) 0,
                       MHD_OPTION_END);
   *error_out = (NULL == daemon) ? errno : 0;
   return daemon;
+}
+
+/// The status of the response queued on `connection`, or 0 if none is. In the request
+/// completed callback this tells an answer libmicrohttpd sent by itself (a malformed
+/// Content-Length, a head too large) from a request the client left unanswered.
+static inline unsigned int
+lucid_mhd_queued_status (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+  return (NULL == info) ? 0 : info->http_status;
+}
+
+/// Where lucid_mhd_head_cut has got to: the first byte after the last piece seen.
+struct lucid_head_walk
+{
+  const char *next;
+  int whole;
+};
+
+/// Whether the bytes from `from` up to `to` are one line end as libmicrohttpd leaves it
+/// (CRLF or a bare LF, each byte overwritten with NUL), or, when `blank_line_follows`, a
+/// line end and then the empty line that ends the head.
+static inline int
+lucid_line_ends_between (const char *from, const char *to, int blank_line_follows)
+{
+  uintptr_t start = (uintptr_t) from, end = (uintptr_t) to;
+  uintptr_t least = blank_line_follows ? 2 : 1, most = blank_line_follows ? 4 : 2;
+  if ( (end < start + least) || (end > start + most) )
+    return 0;
+  for (const char *byte = from; byte != to; byte++)
+    if ('\0' != *byte)
+      return 0;
+  return 1;
+}
+
+/// MHD_KeyValueIteratorN for lucid_mhd_head_cut: checks that this field line begins
+/// where the previous line ended and holds nothing beyond its name and value.
+static inline enum MHD_Result
+lucid_walk_field (void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                  const char *value, size_t value_size)
+{
+  struct lucid_head_walk *walk = (struct lucid_head_walk *) cls;
+  (void) kind;
+  if ( (NULL == key) || (NULL == value)
+       || ! lucid_line_ends_between (walk->next, key, 0)
+       || ('\0' != key[key_size]) /* the colon */
+       || ((uintptr_t) value < (uintptr_t) (key + key_size + 1)) )
+  {
+    walk->whole = 0;
+    return MHD_NO;
+  }
+  for (const char *space = key + key_size + 1; space != value; space++)
+    if ( (' ' != *space) && ('\t' != *space) )
+    {
+      walk->whole = 0;
+      return MHD_NO;
+    }
+  walk->next = value + value_size;
+  return MHD_YES;
+}
+
+/// What lucid_mhd_head_cut finds.
+enum
+{
+  LUCID_HEAD_WHOLE = 0, /* every byte of the head is in its pieces */
+  LUCID_HEAD_CUT_REQUEST_LINE = 1, /* the method or the target lost bytes */
+  LUCID_HEAD_CUT_FIELDS = 2 /* a field line lost bytes, or was folded */
+};
+
+/// Whether libmicrohttpd kept every byte of the request head on `connection`, or where a NUL
+/// byte hid part of it (LUCID_HEAD_*). Call in the first access callback, with the `method`,
+/// `url` and `version` it was given, and `target_length`, the length of the request-target
+/// as the URI log callback saw it.
+///
+/// libmicrohttpd 0.9.75 cuts a head up in its read buffer in place: each line end becomes
+/// NUL bytes, and so do the space after the method, the one before the version and each
+/// field's colon; it then reads the method, the target and every field name and value as C
+/// strings. A NUL byte the client sent ends such a string early, and what follows it in
+/// that piece is dropped without a word: `GET /v1/me\0/../x` is served as `/v1/me`, and
+/// `X: a\0b` has the value `a`. What was dropped shows only in where the next piece
+/// begins, so this walks the pieces in order, as pointers into that one buffer, and
+/// reports a cut where anything but a separator lies between one and the next. A folded
+/// field line (obs-fold, which libmicrohttpd joins elsewhere in memory) counts as a cut
+/// field, which RFC 9112 section 5.2 allows a server to refuse. A NUL just before a line's
+/// end hides nothing and cannot be told from the line end: it is as if it were not there.
+static inline int
+lucid_mhd_head_cut (struct MHD_Connection *connection, const char *method,
+                    const char *url, const char *version, size_t target_length)
+{
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info (connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+  if ( (NULL == info) || (NULL == method) || (NULL == url) || (NULL == version) )
+    return LUCID_HEAD_CUT_REQUEST_LINE;
+  const char *end = method + info->header_size;
+  const char *method_end = method + strlen (method);
+  /* The method, one NUL for the space after it, and any further spaces before the target. */
+  if ( ((uintptr_t) url <= (uintptr_t) method_end) || ((uintptr_t) url >= (uintptr_t) end) )
+    return LUCID_HEAD_CUT_REQUEST_LINE;
+  for (const char *space = method_end + 1; space != url; space++)
+    if (' ' != *space)
+      return LUCID_HEAD_CUT_REQUEST_LINE;
+  /* The target, then one NUL for the space before the version. */
+  if ( ((uintptr_t) version <= (uintptr_t) url)
+       || ((uintptr_t) version >= (uintptr_t) end)
+       || ((uintptr_t) version - (uintptr_t) url - 1 != target_length) )
+    return LUCID_HEAD_CUT_REQUEST_LINE;
+  struct lucid_head_walk walk = { version + strlen (version), 1 };
+  MHD_get_connection_values_n (connection, MHD_HEADER_KIND, lucid_walk_field, &walk);
+  if (! walk.whole || ! lucid_line_ends_between (walk.next, end, 1))
+    return LUCID_HEAD_CUT_FIELDS;
+  return LUCID_HEAD_WHOLE;
+}
+
+/// The reader of lucid_mhd_create_unframed_response, which is never asked for bytes.
+static inline ssize_t
+lucid_no_body (void *cls, uint64_t pos, char *buf, size_t max)
+{
+  (void) cls; (void) pos; (void) buf; (void) max;
+  return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+/// A response without a body that libmicrohttpd frames with neither Content-Length nor
+/// Transfer-Encoding, for a 304: RFC 9110 section 8.6 allows a Content-Length there only
+/// if it is the length the 200 would have had, which the server does not know, and 0.9.75
+/// writes one for every response of known size (0 for an empty one). A response of unknown
+/// size gets none, and its reader is never asked for bytes, since a 304 has no body; but to
+/// an HTTP/1.1 client 0.9.75 would send it chunked, with a last chunk after the head that
+/// the client would read as the start of the next response. MHD_RF_HTTP_1_0_COMPATIBLE_STRICT
+/// forbids chunking (the status line stays HTTP/1.1). Without a length or chunks,
+/// libmicrohttpd can only end the response by closing the connection, and does.
+static inline struct MHD_Response *
+lucid_mhd_create_unframed_response (void)
+{
+  struct MHD_Response *response =
+    MHD_create_response_from_callback (MHD_SIZE_UNKNOWN, 64, lucid_no_body, NULL, NULL);
+  if ( (NULL != response)
+       && (MHD_YES != MHD_set_response_options (response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END)) )
+  {
+    MHD_destroy_response (response);
+    return NULL;
+  }
+  return response;
 }
 
 /// The socket of a connection, or -1. Only valid while libmicrohttpd holds the

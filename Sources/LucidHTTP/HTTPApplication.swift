@@ -27,6 +27,20 @@ public protocol HTTPApplication: Sendable {
     /// is empty. Only accepted requests are ever turned away: the others are answered by
     /// admission.
     func refuse(_ request: Request, admitted ticket: Ticket, because reason: Refusal) -> Response
+
+    /// Answers a request whose head the server refuses before admission, for `flaw`: one that
+    /// two HTTP parsers could read differently, so that a proxy in front might see another
+    /// request than this server does. The answer is sent, and the connection closed after it,
+    /// whatever its status; the client should be told 400. Runs on the I/O thread, like
+    /// ``admit(_:body:)``, and must be as quick.
+    func reject(_ request: Request, because flaw: HeadFlaw) -> Response
+
+    /// Hears of a request that libmicrohttpd answered by itself with `status`, without asking
+    /// the application (see the README on what it answers so): nothing can be changed of the
+    /// answer, which has gone out; this is for the log. `request` has the target's path, what
+    /// headers were read, and an empty method, which libmicrohttpd does not tell. Runs on the
+    /// I/O thread.
+    func answeredWithoutApplication(_ request: Request, status: Int)
 }
 
 /// What the application answers a request with.
@@ -115,4 +129,28 @@ public enum Refusal: Equatable, Sendable {
     case overloaded(retryAfterSeconds: Int)
     /// The server is stopping; the client may try again elsewhere or later (503).
     case stopping
+}
+
+/// Why the server refuses a request's head before the application admits it: each is a head
+/// that could hide a request from a proxy in front of the server or from the server itself
+/// (request smuggling), or one RFC 9112 tells a server to answer 400 and close.
+public enum HeadFlaw: Equatable, Sendable {
+    /// The request line holds a NUL byte (which would have cut the target short), or the
+    /// target a space or another control character.
+    case invalidRequestLine
+    /// A field name is not a token (`Content-Length : 5`, with a space before the colon), a
+    /// field value holds a NUL byte, a bare CR or another control character, or a field line
+    /// is folded onto the next (obs-fold).
+    case invalidField
+    /// More than one `Content-Length` field, or more than one `Transfer-Encoding` field: a
+    /// proxy may frame the body by another one than the server does (RFC 9112 section 6.3).
+    case conflictingFraming
+    /// An HTTP/1.1 request without `Host` (RFC 9112 section 3.2).
+    case missingHost
+    /// More than one `Host` field, or one whose value is not a host and port.
+    case invalidHost
+    /// The target is in absolute form (`http://example.org/v1/me`) with an authority other than
+    /// the one `Host` names: this server answers only for its own authority, and takes
+    /// `Host` for it.
+    case foreignAuthority
 }

@@ -57,6 +57,14 @@ public struct MetricsApplication: HTTPApplication {
         }
     }
 
+    /// A short text saying the scrape's head was refused; the connection closes after it.
+    public func reject(_ request: Request, because flaw: HeadFlaw) -> Response {
+        Self.text(400, "The request's head is malformed (\(flaw)).\n")
+    }
+
+    /// Nothing: a scrape that libmicrohttpd answered itself is the scraper's to report.
+    public func answeredWithoutApplication(_ request: Request, status: Int) {}
+
     private static func text(_ status: Int, _ text: String) -> Response {
         Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
     }

@@ -189,6 +189,22 @@ public final class TestConnection {
         return try closedByPeer()
     }
 
+    /// Every byte received until the server closes the connection (EOF or reset), the
+    /// pending ones first; throws if it stays open past the receive timeout.
+    public func readToEnd() throws -> [UInt8] {
+        while true {
+            do {
+                try receiveMore()
+            } catch TestClientError.closedEarly {
+                break
+            } catch TestClientError.system(_, let code) where code == ECONNRESET {
+                break
+            }
+        }
+        defer { pending = [] }
+        return pending
+    }
+
     /// The offset of `marker` in the received bytes, receiving more until it is there.
     func readUntil(_ marker: [UInt8]) throws -> Int {
         var searched = 0

@@ -25,4 +25,36 @@ struct RequestTests {
         #expect(RequestTarget("/%zz%4").path == "/%zz%4")
         #expect(RequestTarget("/plain+sign").path == "/plain+sign")
     }
+
+    @Test func aTargetInAbsoluteFormKeepsItsAuthorityApartFromItsPath() {
+        let target = RequestTarget("HTTP://Example.org:8080/v1/me%20too?x=1")
+        #expect(target.path == "/v1/me too")
+        #expect(target.form == .absolute(authority: "Example.org:8080", defaultPort: "80"))
+        #expect(RequestTarget("https://example.org").path == "/")
+        #expect(RequestTarget("https://example.org?x").form == .absolute(authority: "example.org", defaultPort: "443"))
+        #expect(RequestTarget("/http://example.org/").form == .origin)
+        #expect(RequestTarget("/a b").hasForbiddenByte)
+        #expect(!RequestTarget("/caf\u{E9}").hasForbiddenByte)
+    }
+
+    @Test func fieldsAreCheckedAsRFC9110WritesThem() {
+        #expect(FieldSyntax.isToken("content-length"))
+        #expect(!FieldSyntax.isToken("content-length "))
+        #expect(!FieldSyntax.isToken(""))
+        #expect(FieldSyntax.isValidValue("a\tb c"))
+        #expect(!FieldSyntax.isValidValue("a\rb"))
+        #expect(!FieldSyntax.isValidValue("a\u{7F}"))
+        for host in ["example.org", "127.0.0.1:8080", "[::1]", "[::1]:80", "my_host.local", "", "xn--caf-dma.example:"] {
+            #expect(FieldSyntax.isValidHost(host), "\(host)")
+        }
+        for host in ["example.org/x", "a b", "[::1", "[::1]x", "host:80a", "user@host"] {
+            #expect(!FieldSyntax.isValidHost(host), "\(host)")
+        }
+        #expect(FieldSyntax.comparable("Example.ORG:80", defaultPort: "80") == "example.org")
+        #expect(FieldSyntax.comparable("example.org:", defaultPort: "80") == "example.org")
+        #expect(FieldSyntax.comparable("example.org:8080", defaultPort: "80") == "example.org:8080")
+        #expect(FieldSyntax.comparable("[::1]", defaultPort: "80") == "[::1]")
+        #expect(FieldSyntax.comparable("[::1]:443", defaultPort: "443") == "[::1]")
+        #expect(FieldSyntax.trimmed(" \thost \t") == "host")
+    }
 }

@@ -2,13 +2,15 @@ import LucidHTTP
 
 /// An application for tests: admits every request to lane 0 with `maxBodyBytes`, unless
 /// `admission` decides otherwise, answers with `answer` if set (a pending response or a
-/// stream), else with `handler`'s response, and answers refusals with a plain text that
-/// names the reason.
+/// stream), else with `handler`'s response, and answers refusals and refused heads with a
+/// plain text that names the reason.
 struct TestApplication: HTTPApplication {
     var maxBodyBytes = 1024
     var handler: @Sendable (Request) -> Response = echo
     var answer: (@Sendable (Request) -> Answer)?
     var admission: (@Sendable (Request, BodyFraming) -> Admission<Void>)?
+    /// Hears of the requests libmicrohttpd answered by itself.
+    var unanswered: (@Sendable (Request, Int) -> Void)?
 
     func admit(_ request: Request, body: BodyFraming) -> Admission<Void> {
         admission?(request, body) ?? .accept(lane: 0, maxBodyBytes: maxBodyBytes)
@@ -18,6 +20,19 @@ struct TestApplication: HTTPApplication {
 
     func refuse(_ request: Request, admitted: Void, because reason: Refusal) -> Response {
         Self.refusal(reason)
+    }
+
+    func reject(_ request: Request, because flaw: HeadFlaw) -> Response {
+        Self.rejection(flaw)
+    }
+
+    func answeredWithoutApplication(_ request: Request, status: Int) {
+        unanswered?(request, status)
+    }
+
+    /// The answer to a refused head: 400, and the flaw as text.
+    static func rejection(_ flaw: HeadFlaw) -> Response {
+        Response(status: 400, headers: [(name: "Content-Type", value: "text/plain")], body: Array("\(flaw)\n".utf8))
     }
 
     /// The answer to a refusal: its status, and the reason as text.

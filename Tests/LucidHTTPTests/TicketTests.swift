@@ -32,6 +32,10 @@ import Testing
         func refuse(_ request: Request, admitted stamp: Stamp, because reason: Refusal) -> Response {
             Response(status: 413, body: Array("refused \(stamp.number) \(stamp.path) for \(request.path)".utf8))
         }
+
+        func reject(_ request: Request, because flaw: HeadFlaw) -> Response { Response(status: 400) }
+
+        func answeredWithoutApplication(_ request: Request, status: Int) {}
     }
 
     @Test func eachRequestIsAnsweredOrRefusedWithTheTicketOfItsOwnAdmission() throws {

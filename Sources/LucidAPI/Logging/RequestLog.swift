@@ -18,7 +18,8 @@ public struct RequestLog: Sendable, Equatable {
     /// The id the client got in `X-Request-Id`.
     public var requestID: String
     /// What went wrong inside the server (a database's code and message), at most
-    /// `API.logDetailLimit` characters; `nil` for any other answer.
+    /// `API.logDetailLimit` characters, or that libmicrohttpd sent the answer by itself;
+    /// `nil` for any other answer.
     public var error: String?
 
     public init(

@@ -1,4 +1,5 @@
 import Foundation
+import LucidHTTP
 import LucidModel
 import LucidStore
 import LucidWire
@@ -81,5 +82,27 @@ extension Problem {
         }
         problem.logDetail = failure.description
         return problem
+    }
+}
+
+extension Problem {
+    /// The 400 for a head the server refused before reading it further (RFC 9112 asks a
+    /// server to answer these 400 and close the connection).
+    static func malformedHead(_ flaw: HeadFlaw) -> Problem {
+        switch flaw {
+        case .invalidRequestLine:
+            Problem(.badRequest, "The request line holds a NUL byte, or its target a space or a control character.")
+        case .invalidField:
+            Problem(.badRequest,
+                    "A header field's name is not a token (no space may come before its colon), its value holds a NUL byte, a CR or another control character, or it is folded onto the next line.")
+        case .conflictingFraming:
+            Problem(.badRequest, "Send one Content-Length or one Transfer-Encoding field, not several.")
+        case .missingHost:
+            Problem(.badRequest, "An HTTP/1.1 request needs a Host field.")
+        case .invalidHost:
+            Problem(.badRequest, "Send one Host field, with a host and an optional port.")
+        case .foreignAuthority:
+            Problem(.badRequest, "The request-target names another authority than Host; this server answers only for its own.")
+        }
     }
 }

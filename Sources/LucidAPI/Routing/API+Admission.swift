@@ -76,6 +76,22 @@ extension API: HTTPApplication {
         answer(request, through: admitted)
     }
 
+    /// The 400 for a head the server refused before admission (see ``HeadFlaw``), logged like
+    /// any answer, under no route.
+    public func reject(_ request: Request, because flaw: HeadFlaw) -> Response {
+        answer(request, route: nil, with: .malformedHead(flaw))
+    }
+
+    /// Logs a request that libmicrohttpd answered by itself (its own HTML, which carries no
+    /// request id: the log line has one all the same), under no route, with the method as
+    /// `-` since libmicrohttpd does not tell it.
+    public func answeredWithoutApplication(_ request: Request, status: Int) {
+        var request = request
+        if request.method.isEmpty { request.method = "-" }
+        let call = OpenCall(request: request, parameters: [:], route: nil, requestID: Self.makeRequestID(), started: .now)
+        logLine(Response(status: status), of: call, failure: "answered by libmicrohttpd")
+    }
+
     /// The problem for a request the server turned away, logged under its route.
     public func refuse(_ request: Request, admitted: AdmittedRoute, because reason: Refusal) -> Response {
         let route = admitted.route.pattern

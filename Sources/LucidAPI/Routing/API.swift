@@ -284,7 +284,7 @@ public final class API: Sendable {
         return SignedInCall(base: call, session: session)
     }
 
-    private static func makeRequestID() -> String {
+    static func makeRequestID() -> String {
         let value = UInt64.random(in: .min ... .max)
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits

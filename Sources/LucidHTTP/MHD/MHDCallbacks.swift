@@ -1,5 +1,8 @@
 import Synchronization
 import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The C callbacks of a request, handed to libmicrohttpd. They capture nothing: the server
 /// context arrives as `cls` and the request's ``Exchange`` as `*con_cls`, both through
@@ -16,7 +19,7 @@ enum MHDCallbacks {
     /// per piece of body, and then once more (and again after each resume) until an answer
     /// is queued.
     static let access: MHD_AccessHandlerCallback = {
-        cls, connection, _, method, version, uploadData, uploadDataSize, conCls in
+        cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
         guard let cls, let connection, let uploadDataSize, let conCls else { return .NO }
         // The daemon holds a +1 on the context until after MHD_stop_daemon,
         // so an unretained view is valid for every callback.
@@ -27,7 +30,7 @@ enum MHDCallbacks {
         let object = Unmanaged<AnyObject>.fromOpaque(existing).takeUnretainedValue()
         guard let exchange = object as? Exchange else {
             guard let target = object as? RequestTarget else { return .NO }
-            return begin(context, connection, target: target, method: method, version: version, conCls: conCls)
+            return begin(context, connection, target: target, url: url, method: method, version: version, conCls: conCls)
         }
 
         let size = uploadDataSize.pointee
@@ -50,12 +53,13 @@ enum MHDCallbacks {
     }
 
     /// libmicrohttpd's URI log callback: sees the request-target as the client sent it,
-    /// before it is decoded in place. What it returns becomes `*con_cls`, so the first call
-    /// of `access` finds the target there.
+    /// before it is decoded in place (up to a NUL, if the client sent one: `begin` finds out).
+    /// What it returns becomes `*con_cls`, so the first call of `access` finds the target there.
     static let target: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
         _, uri, _ in
+        let raw = uri.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? Array("/".utf8)
         // Balanced in `begin` (which swaps in the exchange) or in `completed`.
-        Unmanaged.passRetained(RequestTarget(uri.map { String(cString: $0) } ?? "/") as AnyObject).toOpaque()
+        return Unmanaged.passRetained(RequestTarget(raw: raw) as AnyObject).toOpaque()
     }
 
     /// `MHD_RequestCompletedCallback`: runs once per request whose target was seen, whether
@@ -65,8 +69,22 @@ enum MHDCallbacks {
         conCls.pointee = nil
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         // Balances the passRetained in `target` or `begin`: the object dies with this scope.
-        guard let exchange = Unmanaged<AnyObject>.fromOpaque(opaque).takeRetainedValue() as? Exchange else { return }
-        if exchange.isInFlight { context.exchanges.remove(exchange) }
+        let object = Unmanaged<AnyObject>.fromOpaque(opaque).takeRetainedValue()
+        guard let exchange = object as? Exchange else {
+            // The head never reached `access`: libmicrohttpd answered it by itself (a status is
+            // queued), or the client left before its head was in (none is).
+            if let connection, let target = object as? RequestTarget {
+                noteAnsweredWithoutApplication(target: target, context, connection)
+            }
+            return
+        }
+        if exchange.isInFlight {
+            context.exchanges.remove(exchange)
+        } else if let connection {
+            // Read and never answered by the server: libmicrohttpd answered a malformed body itself.
+            let status = Int(lucid_mhd_queued_status(connection))
+            if status != 0 { context.application.answeredWithoutApplication(exchange.head, status: status) }
+        }
         exchange.releaseBody()
         // A kept-alive connection may idle, then must send its next head in time.
         if let connection, let record = ConnectionCallbacks.record(of: connection) {
@@ -75,27 +93,47 @@ enum MHDCallbacks {
         }
     }
 
-    /// First call for a request: copy its head, ask the application, and answer at once if
-    /// it or the framing says so.
+    /// Tells the application of a request libmicrohttpd answered before `access` saw it.
+    private static func noteAnsweredWithoutApplication(
+        target: RequestTarget, _ context: ServerContext, _ connection: OpaquePointer
+    ) {
+        let status = Int(lucid_mhd_queued_status(connection))
+        guard status != 0 else { return }
+        let address = ConnectionCallbacks.record(of: connection)?.address ?? RequestHead.clientAddress(of: connection)
+        context.application.answeredWithoutApplication(
+            Request(method: "", path: target.path, clientAddress: address), status: status)
+    }
+
+    /// First call for a request: copy and check its head, ask the application, and answer at
+    /// once if the head is refused, or the application or the framing says so.
     private static func begin(
         _ context: ServerContext,
         _ connection: OpaquePointer,
         target: RequestTarget,
+        url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?,
         conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let record = ConnectionCallbacks.record(of: connection)
+        let isHTTP10 = version.map { String(cString: $0) } == "HTTP/1.0"
         let head = RequestHead.copy(
-            from: connection, path: target.path, method: method,
-            clientAddress: record?.address ?? RequestHead.clientAddress(of: connection))
+            from: connection, target: target, method: method,
+            clientAddress: record?.address ?? RequestHead.clientAddress(of: connection),
+            cut: lucid_mhd_head_cut(connection, method, url, version, target.length), isHTTP10: isHTTP10)
         let exchange = Exchange(connection: connection, context: context, request: head.request, framing: head.framing)
-        exchange.isHTTP10 = version.map { String(cString: $0) } == "HTTP/1.0"
+        exchange.isHTTP10 = isHTTP10
         // The exchange takes the target's place, retained until `completed`, which
         // libmicrohttpd calls even when the client disconnects halfway through the body.
         Unmanaged<AnyObject>.fromOpaque(conCls.pointee!).release()
         conCls.pointee = Unmanaged.passRetained(exchange as AnyObject).toOpaque()
         record?.expect(within: head.framing.mayHaveBody ? context.configuration.bodyTimeoutSeconds : nil)
+
+        // Refused before the application sees it, so that no route reads a head that a proxy
+        // may have read otherwise; the connection closes, and with it whatever the head hid.
+        if let flaw = head.flaw {
+            return answerEarly(context.application.reject(exchange.head, because: flaw), exchange, context, connection, record)
+        }
 
         switch context.application.decide(exchange.head, body: head.framing) {
         case .answer(let response):
@@ -199,8 +237,13 @@ enum MHDCallbacks {
         context.exchanges.add(exchange)
     }
 
-    /// Turns a `Response` into an MHD response and queues it on `connection`.
+    /// Turns a `Response` into an MHD response and queues it on `connection`. A 304 goes out
+    /// without `Content-Length` (see `lucid_mhd_create_unframed_response`), and so closes
+    /// the connection after it.
     static func queue(_ response: Response, on connection: OpaquePointer, close: Bool) -> MHD_Result {
+        if response.status == 304, let created = lucid_mhd_create_unframed_response() {
+            return queue(created, response, on: connection, close: close)
+        }
         let created = response.body.withUnsafeBytes { bytes in
             // MUST_COPY: libmicrohttpd copies the bytes before returning, so the
             // borrowed pointer does not escape this closure, and it never

@@ -1,19 +1,27 @@
 import CMicroHTTPD
 
-/// A request's head copied out of libmicrohttpd's buffers, with how its body is framed.
+/// A request's head copied out of libmicrohttpd's buffers, with how its body is framed and
+/// what, if anything, is wrong with it.
 struct RequestHead {
     var request: Request
     var framing: BodyFraming
     /// The head frames its body in a way this server does not read: a `Transfer-Encoding`
-    /// other than `chunked`, or one beside a `Content-Length` (a request-smuggling shape).
-    /// libmicrohttpd would read such a body until the connection closes.
+    /// other than `chunked` (`chunked, identity` too), or one beside a `Content-Length` (a
+    /// request-smuggling shape). libmicrohttpd would read such a body until the connection
+    /// closes.
     var unsupportedFraming: Bool
+    /// Why the head must be refused before admission, if it must.
+    var flaw: HeadFlaw?
 
-    /// Copies method, headers and query of the request on `connection`, with `path` decoded
-    /// from the target as sent and the connection's `clientAddress` (read once per
-    /// connection). Runs inside the access callback, where every pointer is valid.
+    /// Copies method, headers and query of the request on `connection`, with its path taken
+    /// from `target` (seen as sent) and the connection's `clientAddress` (read once per
+    /// connection), and checks them. `cut` says where libmicrohttpd lost bytes of the head
+    /// at a NUL, if it did (LUCID_HEAD_*, see `lucid_mhd_head_cut`); `isHTTP10` whether the
+    /// request is HTTP/1.0, which may come without `Host`. Runs inside the access callback,
+    /// where every pointer is valid.
     static func copy(
-        from connection: OpaquePointer, path: String, method: UnsafePointer<CChar>?, clientAddress: String
+        from connection: OpaquePointer, target: RequestTarget, method: UnsafePointer<CChar>?,
+        clientAddress: String, cut: Int32, isHTTP10: Bool
     ) -> RequestHead {
         let collector = Collector()
         let address = Unmanaged.passUnretained(collector).toOpaque()
@@ -23,28 +31,56 @@ struct RequestHead {
         MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, collectQuery, address)
         var request = Request(
             method: method.map { String(cString: $0) } ?? "",
-            path: path,
+            path: target.path,
             clientAddress: clientAddress)
         request.headers = collector.headers
         request.query = collector.query
 
-        let encoding = request.header("transfer-encoding")
-        let length = request.header("content-length")
-        let framing: BodyFraming
-        var unsupported = false
-        switch (encoding?.lowercased(), length.flatMap { Int($0) }) {
-        case (nil, let announced?):
-            framing = announced > 0 ? .length(announced) : .none
-        case (nil, nil):
-            framing = .none
-        case ("chunked", nil) where length == nil:
+        var head = RequestHead(request: request, framing: .none, unsupportedFraming: false)
+        head.frame()
+        head.flaw = head.flaw(target: target, cut: cut, isHTTP10: isHTTP10)
+        return head
+    }
+
+    /// Reads the body's framing from `Transfer-Encoding` and `Content-Length`.
+    private mutating func frame() {
+        let encodings = request.headers.filter { $0.name == "transfer-encoding" }.map(\.value)
+        let lengths = request.headers.filter { $0.name == "content-length" }.map(\.value)
+        let announced = lengths.first.flatMap { Int($0) }
+        if encodings.isEmpty {
+            // libmicrohttpd has checked the digits of a length when no encoding is given (it
+            // answers a malformed one itself); one beyond Int is refused by the body limit.
+            framing = lengths.first.map { length in Int(length).map { $0 > 0 ? .length($0) : .none } ?? .length(.max) } ?? .none
+        } else if encodings.count == 1, lengths.isEmpty, encodings[0].lowercased() == "chunked" {
+            // Exactly as libmicrohttpd compares it, which then reads the chunks: `chunked `
+            // (a trailing space) it would read as a body lasting until the connection closes.
             framing = .chunked
-        case (_, let announced):
+        } else {
             // Say how long the body claims to be, so an oversized one can still get its 413.
             framing = announced.map { .length($0) } ?? .chunked
-            unsupported = true
+            unsupportedFraming = true
         }
-        return RequestHead(request: request, framing: framing, unsupportedFraming: unsupported)
+    }
+
+    /// What RFC 9112 says a server must refuse in this head, checked in the order a reader
+    /// meets it.
+    private func flaw(target: RequestTarget, cut: Int32, isHTTP10: Bool) -> HeadFlaw? {
+        if target.hasForbiddenByte || cut == Int32(LUCID_HEAD_CUT_REQUEST_LINE) { return .invalidRequestLine }
+        if cut != Int32(LUCID_HEAD_WHOLE) || !request.headers.allSatisfy({ FieldSyntax.isToken($0.name) && FieldSyntax.isValidValue($0.value) }) {
+            return .invalidField
+        }
+        if request.headers.count(where: { $0.name == "content-length" }) > 1
+            || request.headers.count(where: { $0.name == "transfer-encoding" }) > 1 {
+            return .conflictingFraming
+        }
+        let hosts = request.headers.filter { $0.name == "host" }.map { FieldSyntax.trimmed($0.value) }
+        if hosts.isEmpty && !isHTTP10 { return .missingHost }
+        if hosts.count > 1 || !hosts.allSatisfy(FieldSyntax.isValidHost) { return .invalidHost }
+        if case .absolute(let authority, let defaultPort) = target.form, let host = hosts.first,
+           FieldSyntax.comparable(authority, defaultPort: defaultPort) != FieldSyntax.comparable(host, defaultPort: defaultPort) {
+            return .foreignAuthority
+        }
+        return nil
     }
 
     /// Gathers what the iterators report; lives for one `copy` only.
@@ -92,18 +128,5 @@ struct RequestHead {
             }
             return size
         }
-    }
-}
-
-/// A request-target as the client sent it (`/v1/dreams/x%20y?limit=5`), kept from libmicrohttpd's
-/// URI log callback until the head is complete.
-final class RequestTarget {
-    /// The path, percent-decoded by its length: a decoded `%00` stays in it, rather than
-    /// ending it as it would a C string, so `/v1/me%00junk` is never taken for `/v1/me`.
-    let path: String
-
-    init(_ raw: String) {
-        let pathPart = raw.utf8.prefix { $0 != UInt8(ascii: "?") }
-        path = String(decoding: PercentDecoding.lenient(pathPart), as: UTF8.self)
     }
 }

@@ -121,11 +121,12 @@ extension API {
         _ = stream.goLive(after: last)
     }
 
-    /// `response` with the call's request id, as every answer carries it.
+    /// `response` with the call's request id, as every answer carries it, and what it tells
+    /// a browser on another origin (CORS).
     static func tagged(_ response: Response, _ call: some Call) -> Response {
         var response = response
         response.headers.append(("X-Request-Id", call.requestID))
-        return response
+        return call.crossOrigin.applied(to: response)
     }
 }
 

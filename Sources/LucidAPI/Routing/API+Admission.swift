@@ -55,6 +55,7 @@ extension API: HTTPApplication {
     /// into its route's lane, and answered through that route.
     public func admit(_ request: Request, body: BodyFraming) -> Admission<AdmittedRoute> {
         if let problem = Self.pathProblem(request.path) { return .answer(answer(request, route: nil, with: problem)) }
+        if let preflight = preflight(request) { return .answer(preflight) }
         switch router.match(method: request.method, path: request.path) {
         case .notFound:
             return .answer(answer(request, route: nil, with: Problem(.notFound, "There is nothing at \(request.path).")))

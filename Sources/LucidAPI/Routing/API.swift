@@ -46,6 +46,9 @@ public struct APIConfiguration: Sendable {
     public var streamBufferBytes: Int = 256 << 20
     /// Where answered requests are counted (`lucid serve --metrics-address`); `nil`: nowhere.
     public var metrics: Metrics?
+    /// Which browser apps on other origins may use the API (`lucid serve --allow-origin`);
+    /// off by default.
+    public var cors: CORSPolicy = .off
 
     /// Settings with the defaults of `lucid serve`.
     public init(
@@ -53,7 +56,7 @@ public struct APIConfiguration: Sendable {
         concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10),
         sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60, idempotencyKeyLifetime: Int = 86_400,
         keySweepSeconds: Int = 60, maxStreamsPerUser: Int = 16, streamQuiet: Duration = .seconds(15),
-        metrics: Metrics? = nil, maxImportBytes: Int = 32 << 20, streamBufferBytes: Int = 256 << 20
+        metrics: Metrics? = nil, maxImportBytes: Int = 32 << 20, streamBufferBytes: Int = 256 << 20, cors: CORSPolicy = .off
     ) {
         self.registration = registration
         self.passwordCost = passwordCost
@@ -69,6 +72,7 @@ public struct APIConfiguration: Sendable {
         self.metrics = metrics
         self.maxImportBytes = maxImportBytes
         self.streamBufferBytes = streamBufferBytes
+        self.cors = cors
     }
 
     /// One hash per core (hashing is all CPU), and no more than an eighth of memory holds.
@@ -199,7 +203,7 @@ public final class API: Sendable {
     func answer(_ request: Request, through admitted: AdmittedRoute) -> Answer {
         var call = OpenCall(
             request: request, parameters: admitted.parameters, route: admitted.route.pattern,
-            requestID: Self.makeRequestID(), started: .now)
+            requestID: Self.makeRequestID(), started: .now, crossOrigin: configuration.cors.crossOrigin(of: request))
         do throws(Problem) {
             switch try run(admitted.route, &call) {
             case .response(let response):
@@ -256,7 +260,9 @@ public final class API: Sendable {
     /// (the pattern it matched, if it did): a 401, 404 or 405 before the body is read, or a
     /// request the server turned away.
     func answer(_ request: Request, route: String?, with problem: Problem) -> Response {
-        finish(problem, of: OpenCall(request: request, parameters: [:], route: route, requestID: Self.makeRequestID(), started: .now))
+        finish(problem, of: OpenCall(
+            request: request, parameters: [:], route: route, requestID: Self.makeRequestID(), started: .now,
+            crossOrigin: configuration.cors.crossOrigin(of: request)))
     }
 
     /// Runs `route`'s handler for `call`: an open route's as it is; a signed-in route's once

@@ -10,6 +10,8 @@ protocol Call {
     var parameters: [String: String] { get }
     /// The id the answer and its log line carry.
     var requestID: String { get }
+    /// What the answer tells a browser about reading it from another origin (CORS).
+    var crossOrigin: CrossOrigin { get }
 }
 
 /// A call as it comes in, with what its log line needs: what an open route's handler gets.
@@ -26,6 +28,9 @@ struct OpenCall: Call {
     /// Whom the request acted for, for the log line alone: set once a signed-in route's
     /// token is checked, or by a registration or sign-in for the account it opens.
     var loggedUserID: UUID? = nil
+    /// What the answer tells a browser about reading it from another origin, decided from
+    /// the request's `Origin` when the call is made.
+    var crossOrigin: CrossOrigin = .off
 }
 
 /// A call on a signed-in route: its bearer token was checked before the handler ran.
@@ -40,6 +45,7 @@ struct SignedInCall: Call {
     var request: Request { base.request }
     var parameters: [String: String] { base.parameters }
     var requestID: String { base.requestID }
+    var crossOrigin: CrossOrigin { base.crossOrigin }
     /// The signed-in user.
     var user: User { session.user }
 }

@@ -149,6 +149,20 @@ struct Router: Sendable {
         return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
     }
 
+    /// Every method some route answers at `path` (`HEAD` with `GET`), in the order the routes
+    /// were added: what a CORS preflight may allow there, and what a `405` lists in `Allow`.
+    /// Empty for a path no route has.
+    func methods(at path: String) -> [String] {
+        let segments = Self.split(path)
+        var methods: [String] = []
+        for route in routes where Self.parameters(of: route, in: segments) != nil {
+            for method in route.method == "GET" ? ["GET", "HEAD"] : [route.method] where !methods.contains(method) {
+                methods.append(method)
+            }
+        }
+        return methods
+    }
+
     /// `path` as a log may show it: the value of every secret parameter written as its name
     /// (`/s/{token}/cards/1.svg`). A path that only begins like a route with a secret (another
     /// method, a wrong tail: `/s/<token>/nothing`) has it hidden too, since a client that sent

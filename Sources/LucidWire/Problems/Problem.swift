@@ -9,6 +9,7 @@ public struct Problem: Error, Sendable {
         case unauthorized
         case registrationClosed = "registration-closed"
         case wrongPassword = "wrong-password"
+        case preflightRefused = "preflight-refused"
         case notFound = "not-found"
         case methodNotAllowed = "method-not-allowed"
         case notAcceptable = "not-acceptable"
@@ -33,7 +34,7 @@ public struct Problem: Error, Sendable {
             switch self {
             case .badRequest: 400
             case .unauthorized: 401
-            case .registrationClosed, .wrongPassword: 403
+            case .registrationClosed, .wrongPassword, .preflightRefused: 403
             case .notFound: 404
             case .methodNotAllowed: 405
             case .notAcceptable: 406
@@ -54,6 +55,7 @@ public struct Problem: Error, Sendable {
             case .unauthorized: "Unauthorized"
             case .registrationClosed: "Registration closed"
             case .wrongPassword: "Wrong password"
+            case .preflightRefused: "Preflight refused"
             case .notFound: "Not found"
             case .methodNotAllowed: "Method not allowed"
             case .notAcceptable: "Not acceptable"

@@ -38,6 +38,8 @@ struct Configuration: Equatable {
     var logFormat = LogFormat.text
     /// Where `GET /metrics` is served; `nil`: nowhere.
     var metricsAddress: ListenAddress?
+    /// The origins whose browser apps may use the API (CORS); none: CORS is off.
+    var allowedOrigins: [WebOrigin] = []
 
     /// Why the command line could not be read.
     struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -74,7 +76,25 @@ struct Configuration: Equatable {
         ("--metrics-address", "LUCID_METRICS_ADDRESS", { config, text in
             ListenAddress(text).map { config.metricsAddress = $0 } != nil
         }),
+        // Repeatable, and each value may be a comma-separated list, as the variable's is.
+        ("--allow-origin", "LUCID_ALLOW_ORIGIN", { config, text in
+            guard let origins = try? WebOrigin.list(text) else { return false }
+            config.allowedOrigins += origins
+            return true
+        }),
     ]
+
+    /// Why `value` is not a valid value of `option` (a flag or a variable), after a colon, for
+    /// the options that can say more than that; empty for the others.
+    private static func because(_ option: String, _ value: String) -> String {
+        guard option == "--allow-origin" || option == "LUCID_ALLOW_ORIGIN" else { return "" }
+        do throws(WebOrigin.Invalid) {
+            _ = try WebOrigin.list(value)
+            return ""
+        } catch {
+            return ": \(error.description)"
+        }
+    }
 
     /// Reads a whole number within `range` into the setting at `key`.
     private static func integer(
@@ -94,10 +114,13 @@ struct Configuration: Equatable {
     init(arguments: [String], environment: [String: String]) throws(Invalid) {
         for option in Self.options {
             if let value = environment[option.variable], !option.apply(&self, value) {
-                throw Invalid(description: "\(option.variable)=\(Self.quoted(value)) is not a valid value")
+                throw Invalid(description: "\(option.variable)=\(Self.quoted(value)) is not a valid value" + Self.because(option.variable, value))
             }
         }
         var rest = arguments[...]
+        // `--allow-origin` adds to its own earlier values, but its first replaces the variable's,
+        // as every flag's value replaces its variable's.
+        var originsFlagged = false
         while let argument = rest.popFirst() {
             // `--flag=value` or `--flag value`; `--flag=` gives the empty value, which no option takes.
             let (flag, inline) = Self.split(argument)
@@ -105,7 +128,13 @@ struct Configuration: Equatable {
                 throw Invalid(description: "unknown option \(Self.quoted(argument)); see lucid --help")
             }
             guard let value = inline ?? rest.popFirst() else { throw Invalid(description: "\(flag) needs a value") }
-            guard option.apply(&self, value) else { throw Invalid(description: "\(flag) \(Self.quoted(value)) is not a valid value") }
+            if flag == "--allow-origin", !originsFlagged {
+                allowedOrigins = []
+                originsFlagged = true
+            }
+            guard option.apply(&self, value) else {
+                throw Invalid(description: "\(flag) \(Self.quoted(value)) is not a valid value" + Self.because(flag, value))
+            }
         }
     }
 
@@ -180,5 +209,9 @@ struct Configuration: Equatable {
                                   its own, never on the public port; PORT 0 picks a free one
                                   (LUCID_METRICS_ADDRESS; default: off). Keep it private: e.g.
                                   127.0.0.1:9464, or [::1]:9464
+          --allow-origin ORIGIN   let browser apps served from ORIGIN, scheme://host[:port]
+                                  exactly, use the API (CORS); repeat it for more origins
+                                  (LUCID_ALLOW_ORIGIN, comma-separated; default: none, and
+                                  OPTIONS is 405). Never *: name each origin
         """
 }

@@ -28,7 +28,8 @@ enum Service {
                     sessionCacheCapacity: configuration.sessionCacheEntries,
                     idempotencyKeyLifetime: configuration.idempotencyKeyLifetime,
                     maxStreamsPerUser: configuration.maxStreamsPerUser, metrics: metrics,
-                    maxImportBytes: configuration.maxImportBytes, streamBufferBytes: configuration.streamBufferBytes),
+                    maxImportBytes: configuration.maxImportBytes, streamBufferBytes: configuration.streamBufferBytes,
+                    cors: CORSPolicy(allowing: configuration.allowedOrigins)),
                 log: log.write)
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, workers: configuration.threads,

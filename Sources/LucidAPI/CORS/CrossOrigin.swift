@@ -1,0 +1,46 @@
+import Foundation
+import LucidHTTP
+
+/// What an answer tells a browser about reading it from another origin: decided once per
+/// request, from its `Origin` and the policy, and applied to whatever the request is
+/// answered with (an error, a `304`, a long poll, the head of a stream), so that an app
+/// reads every answer, failures included, and no page on another origin reads any.
+enum CrossOrigin: Equatable, Sendable {
+    /// CORS is off: the answer is exactly what it was before CORS existed.
+    case off
+    /// CORS is on, and the request comes from no allowed origin (or from none, as curl's):
+    /// the answer only says that it varies by `Origin`, so a cache never hands it to an
+    /// allowed origin's app, or a granted one to anybody else.
+    case withheld
+    /// From this allowed origin: its app may read the answer and the headers the API exposes.
+    case granted(WebOrigin)
+
+    /// `response` with the headers this calls for.
+    func applied(to response: Response) -> Response {
+        var response = response
+        switch self {
+        case .off:
+            return response
+        case .withheld:
+            break
+        case .granted(let origin):
+            response.headers.append(("Access-Control-Allow-Origin", origin.serialized))
+            response.headers.append(("Access-Control-Expose-Headers", CORSPolicy.exposedHeaders.joined(separator: ", ")))
+        }
+        Self.addVaryOrigin(to: &response)
+        return response
+    }
+
+    /// Adds `Origin` to the answer's `Vary`, joining a `Vary` it has already (`Accept`, say)
+    /// so that a client or cache reading one header field sees both.
+    private static func addVaryOrigin(to response: inout Response) {
+        guard let index = response.headers.firstIndex(where: { $0.name.lowercased() == "vary" }) else {
+            response.headers.append(("Vary", "Origin"))
+            return
+        }
+        let value = response.headers[index].value
+        let listed = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if listed.contains("*") || listed.contains("origin") { return }
+        response.headers[index].value = value.isEmpty ? "Origin" : "\(value), Origin"
+    }
+}

@@ -67,7 +67,7 @@ import Testing
             #expect(list.status == 200)
             for response in [preflight, list] {
                 #expect(Self.cors(response).isEmpty)
-                #expect(response.header("Vary") == nil)
+                #expect(response.header("Vary")?.contains("Origin") != true)
             }
         }
     }
@@ -170,7 +170,7 @@ import Testing
             Self.expectReadable(replayed)
 
             let list = try client.get("/v1/dreams", token: token, headers: origin)
-            #expect(list.status == 200 && list.header("ETag") == "\"1\"")
+            #expect(list.status == 200 && withoutJournal(list.header("ETag")) == "\"1\"")
             Self.expectReadable(list)
             let unchanged = try client.get("/v1/dreams", token: token, headers: origin + [("If-None-Match", "\"1\"")])
             #expect(unchanged.status == 304)
@@ -192,11 +192,11 @@ import Testing
             expectProblem(invalid, 422, "validation-failed")
             Self.expectReadable(invalid)
 
-            // A Vary the answer has already gains Origin.
+            // A Vary the answer has already (Accept, and Authorization for a personal answer) gains Origin.
             let markdown = try client.get("/v1/export", token: token, headers: origin + [("Accept", "text/markdown")])
             #expect(markdown.status == 200)
             Self.expectReadable(markdown)
-            #expect(markdown.header("Vary") == "Accept, Origin")
+            #expect(markdown.header("Vary") == "Accept, Authorization, Origin")
         }
     }
 

@@ -90,7 +90,7 @@ struct ChangeFeedHTTPTests {
                 as [String: Any]]))
             let unchanged = try client.get("/v1/changes?since=1&wait=1", token: token, headers: [("If-None-Match", "\"1\"")])
             #expect(unchanged.status == 304)
-            #expect(unchanged.header("ETag") == "\"1\"")
+            #expect(withoutJournal(unchanged.header("ETag")) == "\"1\"")
             // Behind already: at once, however long it was willing to wait.
             let start = ContinuousClock.now
             let behind = try client.get("/v1/changes?since=0&wait=60", token: token)

@@ -21,7 +21,7 @@ import Testing
                                     headers: headers),
                 ] {
                     expectProblem(response, 412, "precondition-failed")
-                    #expect(response.header("ETag") == "\"1\"", "\(tag)")
+                    #expect(withoutJournal(response.header("ETag")) == "\"1\"", "\(tag)")
                 }
             }
             #expect(try client.model(token) == model)

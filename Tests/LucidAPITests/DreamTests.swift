@@ -140,7 +140,7 @@ struct DreamTests {
             let id = try #require(gone["id"].string)
             let response = try client.delete("/v1/dreams/\(id)", token: token)
             #expect(response.status == 204)
-            #expect(response.header("ETag") == "\"3\"")
+            #expect(withoutJournal(response.header("ETag")) == "\"3\"")
             #expect(response.body.isEmpty)
             expectProblem(try client.get("/v1/dreams/\(id)", token: token), 404, "not-found")
             expectProblem(try client.delete("/v1/dreams/\(id)", token: token), 404, "not-found")
@@ -184,7 +184,7 @@ struct DreamTests {
                 for tag in ["\"1\"", "W/\"1\"", "\"7\", \"1\"", "*"] {
                     let response = try client.get(path, token: token, headers: [("If-None-Match", tag)])
                     #expect(response.status == 304, "\(path) with \(tag)")
-                    #expect(response.header("ETag") == "\"1\"", "\(path) with \(tag)")
+                    #expect(withoutJournal(response.header("ETag")) == "\"1\"", "\(path) with \(tag)")
                     #expect(response.text == "", "\(path) with \(tag)")
                 }
                 let stale = try client.get(path, token: token, headers: [("If-None-Match", "\"0\"")])
@@ -195,7 +195,7 @@ struct DreamTests {
             // A past version never changes: its ETag is its own number.
             let old = try client.get("/v1/versions/0", token: token, headers: [("If-None-Match", "\"0\"")])
             #expect(old.status == 304)
-            #expect(old.header("ETag") == "\"0\"")
+            #expect(withoutJournal(old.header("ETag")) == "\"0\"")
         }
     }
 
@@ -274,7 +274,7 @@ struct DreamTests {
             ]
             for response in attempts {
                 expectProblem(response, 412, "precondition-failed")
-                #expect(response.header("ETag") == "\"2\"")
+                #expect(withoutJournal(response.header("ETag")) == "\"2\"")
             }
             #expect(try client.model(token) == model)
             #expect(try client.history(token)["items"].count == 2)

@@ -199,7 +199,7 @@ struct FramingTests {
             let response = try connection.exchange(
                 "GET /v1/model HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nIf-None-Match: \"0\"\r\n\r\n")
             #expect(response.status == 304)
-            #expect(response.header("ETag") == "\"0\"")
+            #expect(withoutJournal(response.header("ETag")) == "\"0\"")
             #expect(response.header("Content-Length") == nil)
             #expect(response.header("Transfer-Encoding") == nil)
             // Without a length, the end of the answer is the end of the connection.

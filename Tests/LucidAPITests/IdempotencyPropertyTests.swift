@@ -67,7 +67,7 @@ import LucidAPI
             #expect(model.text == String(decoding: expected.bytes, as: UTF8.self), "seed \(seed): the plan's model")
             let history = try Self.history(keyed.get), historyOnce = try Self.history { try client.get($0, token: reference) }
             #expect(history.map(\.text) == historyOnce.map(\.text), "seed \(seed)")
-            #expect(history.map { $0.header("ETag") } == historyOnce.map { $0.header("ETag") }, "seed \(seed)")
+            #expect(history.map { withoutJournal($0.header("ETag")) } == historyOnce.map { withoutJournal($0.header("ETag")) }, "seed \(seed)")
             #expect(history.reduce(0) { $0 + ($1.json["items"].count ?? 0) } == planner.version, "seed \(seed)")
             #expect(replays > 0, "seed \(seed): no retry was answered from its kept answer")
         }
@@ -87,7 +87,9 @@ import LucidAPI
         for (index, answer) in answers.enumerated() {
             let which = "answer \(index + 1)"
             if answer.status != once.status { differences.append("\(which): status \(answer.status), sent once \(once.status)") }
-            for name in ["Content-Type", "ETag", "Location", "Retry-After"] where answer.header(name) != once.header(name) {
+            // The two journals' tags differ in the journal they name alone.
+            for name in ["Content-Type", "ETag", "Location", "Retry-After"]
+            where withoutJournal(answer.header(name)) != withoutJournal(once.header(name)) {
                 differences.append("\(which): \(name) \(answer.header(name) ?? "-"), sent once \(once.header(name) ?? "-")")
             }
             // Two requests' problems differ in their requestId alone.

@@ -187,7 +187,7 @@ struct SearchHTTPTests {
             let first = try client.get(path, token: token)
             expectJSON(first, version: 1)
             let unchanged = try client.get(path, token: token, headers: [("If-None-Match", "\"1\"")])
-            #expect(unchanged.status == 304 && unchanged.header("ETag") == "\"1\"" && unchanged.body.isEmpty)
+            #expect(unchanged.status == 304 && withoutJournal(unchanged.header("ETag")) == "\"1\"" && unchanged.body.isEmpty)
             #expect(try client.get(Self.path([]), token: token, headers: [("If-None-Match", "W/\"1\"")]).status == 304)
             _ = try client.addDream(token, "another night")
             let changed = try client.get(path, token: token, headers: [("If-None-Match", "\"1\"")])

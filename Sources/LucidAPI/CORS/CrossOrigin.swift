@@ -27,20 +27,7 @@ enum CrossOrigin: Equatable, Sendable {
             response.headers.append(("Access-Control-Allow-Origin", origin.serialized))
             response.headers.append(("Access-Control-Expose-Headers", CORSPolicy.exposedHeaders.joined(separator: ", ")))
         }
-        Self.addVaryOrigin(to: &response)
+        response.addVary("Origin")
         return response
-    }
-
-    /// Adds `Origin` to the answer's `Vary`, joining a `Vary` it has already (`Accept`, say)
-    /// so that a client or cache reading one header field sees both.
-    private static func addVaryOrigin(to response: inout Response) {
-        guard let index = response.headers.firstIndex(where: { $0.name.lowercased() == "vary" }) else {
-            response.headers.append(("Vary", "Origin"))
-            return
-        }
-        let value = response.headers[index].value
-        let listed = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if listed.contains("*") || listed.contains("origin") { return }
-        response.headers[index].value = value.isEmpty ? "Origin" : "\(value), Origin"
     }
 }

@@ -122,11 +122,11 @@ extension API {
     }
 
     /// `response` with the call's request id, as every answer carries it, and what it tells
-    /// a browser on another origin (CORS).
+    /// caches and a browser on another origin (CORS).
     static func tagged(_ response: Response, _ call: some Call) -> Response {
         var response = response
         response.headers.append(("X-Request-Id", call.requestID))
-        return call.crossOrigin.applied(to: response)
+        return call.crossOrigin.applied(to: call.caching.applied(to: response, journal: call.journal))
     }
 }
 

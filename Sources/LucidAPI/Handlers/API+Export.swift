@@ -8,23 +8,23 @@ extension API {
     /// `?history=true`, every version too), one Markdown document (`Accept: text/markdown`
     /// or `?format=markdown`), or Day One's JSON (`?format=dayone`); see `ExportFormat`.
     /// Sent as a download the server makes as the client reads it, from the head model it
-    /// began with, so any size of journal costs a bounded amount of memory. `ETag` is the
-    /// version, and `If-None-Match` with it answers 304, as for every journal read.
+    /// began with, so any size of journal costs a bounded amount of memory. `ETag` names the
+    /// version and the form, weakly (see ``ExportFormat/entityTag(at:)``), and
+    /// `If-None-Match` with it answers 304.
     func export(_ call: SignedInCall) throws(Problem) -> Answer {
         let user = call.user
         let format = try ExportFormat.requested(by: call)
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
-        if call.alreadyHas(version: head.version) {
-            var response = Reply.notModified(version: head.version)
-            response.headers.append(("Vary", "Accept"))
-            return .response(response)
+        let tag = format.entityTag(at: head.version)
+        if call.alreadyHas(tag) {
+            return .response(Response(status: 304, headers: [("ETag", tag.field), ("Vary", "Accept")]))
         }
         let now = environment.now()
         let context = ExportContext(snapshot: head, exportedAt: now, owner: user.username)
         let filename = "lucid-\(user.username)-\(Day(containing: now).iso8601)\(format.fileSuffix)"
         let headers: [(name: String, value: String)] = [
             ("Content-Type", format.contentType),
-            ("ETag", "\"\(head.version)\""),
+            ("ETag", tag.field),
             ("Vary", "Accept"),
             // Usernames are a-z, 0-9 and ". _ -": nothing to quote or encode.
             ("Content-Disposition", "attachment; filename=\"\(filename)\""),

@@ -237,7 +237,12 @@ extension API {
             throw Problem(.notFound, "The journal has no version \(call.parameters["version"] ?? "").")
         }
         let snapshot = try journal { () throws(JournalError) in try journals.model(of: user.id, at: version) }
-        if call.alreadyHas(version: version) { return Reply.notModified(version: version) }
-        return Reply.json(snapshot, version: version)
+        var response = call.alreadyHas(version: version) ? Reply.notModified(version: version) : Reply.json(snapshot, version: version)
+        // A version, once written, is what it is for good: a private cache need never ask again.
+        response.headers.append(("Cache-Control", Self.versionCaching))
+        return response
     }
+
+    /// What `GET /v1/versions/{version}` tells caches: a year, for its user alone.
+    static let versionCaching = "private, max-age=31536000, immutable"
 }

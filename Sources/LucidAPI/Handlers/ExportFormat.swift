@@ -30,6 +30,20 @@ enum ExportFormat: Equatable, Sendable {
         }
     }
 
+    /// The export's `ETag` at `version`: weak, since the body holds the moment it was made
+    /// (`exportedAt`) and is never the same bytes twice, and naming the form, since each form
+    /// is another representation: `W/"12-markdown"`. A client that has this form at this
+    /// version has nothing to fetch.
+    func entityTag(at version: Int) -> EntityTag {
+        let form = switch self {
+        case .lucid(history: false): "lucid"
+        case .lucid(history: true): "lucid-history"
+        case .markdown: "markdown"
+        case .dayOne: "dayone"
+        }
+        return EntityTag(isWeak: true, opaque: Array("\(version)-\(form)".utf8))
+    }
+
     /// The names `?format=` takes.
     static let names = ["lucid", "markdown", "dayone"]
 

@@ -12,14 +12,18 @@ extension API {
         }
         router.addOpen("GET", "/v1/catalog") { _, _ in API.catalog }
 
-        router.addOpen("POST", "/v1/users", .credentials(bodyLimit: API.credentialsBodyLimit)) { api, call throws(Problem) in
+        // Their answers hold a new token.
+        router.addOpen("POST", "/v1/users", .credentials(bodyLimit: API.credentialsBodyLimit), caching: .secret) {
+            api, call throws(Problem) in
             try api.register(&call)
         }
-        router.addOpen("POST", "/v1/sessions", .credentials(bodyLimit: API.credentialsBodyLimit)) { api, call throws(Problem) in
+        router.addOpen("POST", "/v1/sessions", .credentials(bodyLimit: API.credentialsBodyLimit), caching: .secret) {
+            api, call throws(Problem) in
             try api.signIn(&call)
         }
         router.add("DELETE", "/v1/sessions/current", keepsAnswers: false) { api, call throws(Problem) in try api.signOut(call) }
-        router.add("GET", "/v1/sessions") { api, call throws(Problem) in try api.listSessions(call) }
+        // Where and when the account is signed in: nothing a cache should keep.
+        router.add("GET", "/v1/sessions", caching: .secret) { api, call throws(Problem) in try api.listSessions(call) }
         // A retried DELETE answers 404 (or 401 for the session that revoked itself), which
         // says the same; a kept answer would hold nothing more.
         router.add("DELETE", "/v1/sessions/{id}", keepsAnswers: false) { api, call throws(Problem) in try api.revokeSession(call) }
@@ -70,7 +74,7 @@ extension API {
         router.add("DELETE", "/v1/devices/{deviceId}", keepsAnswers: false) { api, call throws(Problem) in try api.forgetDevice(call) }
         // A share's token is shown once, so a retried POST cannot be answered again: it makes
         // another share (revoke the spare). A retried DELETE answers 404.
-        router.add("POST", "/v1/shares", keepsAnswers: false) { api, call throws(Problem) in try api.createShare(call) }
+        router.add("POST", "/v1/shares", keepsAnswers: false, caching: .secret) { api, call throws(Problem) in try api.createShare(call) }
         router.add("GET", "/v1/shares") { api, call throws(Problem) in try api.listShares(call) }
         router.add("DELETE", "/v1/shares/{id}", keepsAnswers: false) { api, call throws(Problem) in try api.revokeShare(call) }
         // The token in a share's link is its secret: logs show `/s/{token}`.

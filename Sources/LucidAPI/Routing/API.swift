@@ -203,7 +203,8 @@ public final class API: Sendable {
     func answer(_ request: Request, through admitted: AdmittedRoute) -> Answer {
         var call = OpenCall(
             request: request, parameters: admitted.parameters, route: admitted.route.pattern,
-            requestID: Self.makeRequestID(), started: .now, crossOrigin: configuration.cors.crossOrigin(of: request))
+            requestID: Self.makeRequestID(), started: .now, crossOrigin: configuration.cors.crossOrigin(of: request),
+            caching: admitted.route.caching)
         do throws(Problem) {
             switch try run(admitted.route, &call) {
             case .response(let response):

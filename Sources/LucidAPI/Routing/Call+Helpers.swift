@@ -42,30 +42,44 @@ extension Call {
         return id
     }
 
+    /// The tags a condition field names, as the handler writes tags: this journal's own
+    /// taken back to their bare form, another journal's left out (see ``JournalTag``).
+    private func ownTags(_ tags: [EntityTag]) -> [EntityTag] {
+        guard let journal else { return tags }
+        return tags.compactMap(journal.unnamed)
+    }
+
     /// The versions `If-Match` names, `nil` if it is absent or `*`. Compared strongly
-    /// (RFC 9110 13.1.1): a weak tag, or one that is not a version as we write it (`"+5"`,
-    /// `"005"`, `"abc"`), names no version, so it is left out; an empty result means
-    /// nothing can match (412). A field that is not `*` or a list of entity tags, plain or
-    /// percent-encoded, is 400.
+    /// (RFC 9110 13.1.1): a weak tag, one of another journal, or one that is not a version
+    /// as we write it (`"+5"`, `"005"`, `"abc"`), names no version, so it is left out; an
+    /// empty result means nothing can match (412). A field that is not `*` or a list of
+    /// entity tags, plain or percent-encoded, is 400.
     func matchedVersions() throws(Problem) -> [Int]? {
         guard let header = request.header("if-match") else { return nil }
         switch EntityTag.condition(header) {
         case .any: return nil
-        case .tags(let tags) where !tags.isEmpty: return tags.compactMap { $0.isWeak ? nil : $0.version }
+        case .tags(let tags) where !tags.isEmpty: return ownTags(tags).compactMap { $0.isWeak ? nil : $0.version }
         case .tags, nil: throw Problem(.badRequest, "If-Match must be * or entity tags such as \"12\".")
         }
     }
 
-    /// Whether `If-None-Match` already names `version`, so a GET can answer 304. Compared
-    /// weakly (RFC 9110 13.1.2): `W/"5"` and `"5"` both name version 5. A field that is not
-    /// `*` or a list of entity tags, plain or percent-encoded, is ignored.
-    func alreadyHas(version: Int) -> Bool {
+    /// Whether `If-None-Match` already names `tag` (as the handler writes it, without its
+    /// journal), so a GET can answer 304. Compared weakly (RFC 9110 13.1.2), by the opaque
+    /// tags alone: `W/"5"` and `"5"` both name version 5, another journal's `"5-…"` does
+    /// not. A field that is not `*` or a list of entity tags, plain or percent-encoded, is
+    /// ignored.
+    func alreadyHas(_ tag: EntityTag) -> Bool {
         guard let header = request.header("if-none-match") else { return false }
         switch EntityTag.condition(header) {
         case .any: return true
-        case .tags(let tags): return tags.contains { $0.version == version }
+        case .tags(let tags): return ownTags(tags).contains { $0.opaque == tag.opaque }
         case nil: return false
         }
+    }
+
+    /// Whether `If-None-Match` already names `version` (its `ETag`, `"5"`).
+    func alreadyHas(version: Int) -> Bool {
+        alreadyHas(EntityTag(isWeak: false, opaque: Array(String(version).utf8)))
     }
 
     /// A query parameter as an integer within `range`, or `nil` when absent.

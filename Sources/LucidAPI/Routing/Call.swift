@@ -12,6 +12,10 @@ protocol Call {
     var requestID: String { get }
     /// What the answer tells a browser about reading it from another origin (CORS).
     var crossOrigin: CrossOrigin { get }
+    /// What the answer tells caches: its route's word.
+    var caching: Caching { get }
+    /// What names the signed-in user's journal in entity tags; nil before anyone is signed in.
+    var journal: JournalTag? { get }
 }
 
 /// A call as it comes in, with what its log line needs: what an open route's handler gets.
@@ -31,6 +35,11 @@ struct OpenCall: Call {
     /// What the answer tells a browser about reading it from another origin, decided from
     /// the request's `Origin` when the call is made.
     var crossOrigin: CrossOrigin = .off
+    /// What the answer tells caches, as its route says; nothing for an answer given before a
+    /// route is found or run.
+    var caching: Caching = .shared
+
+    var journal: JournalTag? { loggedUserID.map(JournalTag.init) }
 }
 
 /// A call on a signed-in route: its bearer token was checked before the handler ran.
@@ -46,6 +55,8 @@ struct SignedInCall: Call {
     var parameters: [String: String] { base.parameters }
     var requestID: String { base.requestID }
     var crossOrigin: CrossOrigin { base.crossOrigin }
+    var caching: Caching { base.caching }
+    var journal: JournalTag? { base.journal }
     /// The signed-in user.
     var user: User { session.user }
 }

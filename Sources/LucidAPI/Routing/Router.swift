@@ -52,6 +52,8 @@ struct Router: Sendable {
         let keepsAnswers: Bool
         /// Parameters whose values are secrets (a share's token): logs show their names instead.
         let secrets: Set<String>
+        /// What every answer of the route tells caches.
+        let caching: Caching
         let handler: Handler
         /// For another name of a route (`/undo` for `/v1/undo`), the pattern of the route it
         /// stands for: a request with an idempotency key is taken as a request to that route,
@@ -68,13 +70,13 @@ struct Router: Sendable {
 
     /// Adds a signed-in route: `handler` for `method` on `pattern`, where `{name}` segments
     /// capture a parameter. Mutations keep their answers for idempotency keys unless told
-    /// otherwise.
+    /// otherwise. Its answers are personal unless they hold a secret.
     mutating func add(
         _ method: String, _ pattern: String, _ intake: Intake = .ordinary, keepsAnswers: Bool? = nil,
-        _ handler: @escaping SignedInHandler
+        caching: Caching = .personal, _ handler: @escaping SignedInHandler
     ) {
         let mutates = method != "GET" && method != "HEAD"
-        append(method, pattern, intake, keepsAnswers: keepsAnswers ?? mutates, secrets: [], .signedIn(handler))
+        append(method, pattern, intake, keepsAnswers: keepsAnswers ?? mutates, secrets: [], caching: caching, .signedIn(handler))
     }
 
     /// Adds a route anyone may call; the values of `secrets` among its parameters never reach
@@ -82,9 +84,9 @@ struct Router: Sendable {
     /// needs that keeps them itself.
     mutating func addOpen(
         _ method: String, _ pattern: String, _ intake: Intake = .ordinary, secrets: Set<String> = [],
-        _ handler: @escaping OpenHandler
+        caching: Caching = .shared, _ handler: @escaping OpenHandler
     ) {
-        append(method, pattern, intake, keepsAnswers: false, secrets: secrets, .open(handler))
+        append(method, pattern, intake, keepsAnswers: false, secrets: secrets, caching: caching, .open(handler))
     }
 
     /// Adds `pattern` as another name of the `method` route on `original`, added before: the
@@ -96,24 +98,25 @@ struct Router: Sendable {
         precondition(!route.segments.contains { $0.hasPrefix("{") }, "only a route without parameters has another name")
         route = Route(
             method: method, pattern: pattern, segments: Self.split(pattern), intake: route.intake, keepsAnswers: route.keepsAnswers,
-            secrets: route.secrets, handler: route.handler, standsFor: original)
+            secrets: route.secrets, caching: route.caching, handler: route.handler, standsFor: original)
         routes.append(route)
     }
 
     /// Adds a signed-in `GET` route whose answer may wait without a thread (a long poll),
     /// stream (Server-Sent Events) or be pulled as the client reads it (an export).
     mutating func addWaiting(_ pattern: String, _ handler: @escaping WaitingHandler) {
-        append("GET", pattern, .ordinary, keepsAnswers: false, secrets: [], .waiting(handler))
+        append("GET", pattern, .ordinary, keepsAnswers: false, secrets: [], caching: .personal, .waiting(handler))
     }
 
     private mutating func append(
-        _ method: String, _ pattern: String, _ intake: Intake, keepsAnswers: Bool, secrets: Set<String>, _ handler: Handler
+        _ method: String, _ pattern: String, _ intake: Intake, keepsAnswers: Bool, secrets: Set<String>, caching: Caching,
+        _ handler: Handler
     ) {
         let segments = Self.split(pattern)
         precondition(secrets.allSatisfy { segments.contains("{\($0)}") }, "\(pattern) has no parameter \(secrets)")
         routes.append(Route(
             method: method, pattern: pattern, segments: segments, intake: intake, keepsAnswers: keepsAnswers,
-            secrets: secrets, handler: handler))
+            secrets: secrets, caching: caching, handler: handler))
     }
 
     private static func split(_ path: String) -> [Substring] {

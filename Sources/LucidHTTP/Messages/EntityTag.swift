@@ -6,6 +6,16 @@ package struct EntityTag: Hashable, Sendable {
     /// The bytes between the quotes.
     package var opaque: [UInt8]
 
+    package init(isWeak: Bool, opaque: [UInt8]) {
+        self.isWeak = isWeak
+        self.opaque = opaque
+    }
+
+    /// The tag as an `ETag` field writes it: `"12"`, or `W/"12-markdown"`.
+    package var field: String {
+        (isWeak ? "W/" : "") + "\"" + String(decoding: opaque, as: UTF8.self) + "\""
+    }
+
     /// What an `If-Match` or `If-None-Match` field says: any version, or these tags.
     package enum Condition: Equatable {
         case any

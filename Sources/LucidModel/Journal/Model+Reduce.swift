@@ -101,13 +101,15 @@ extension Dream {
         if let description = changes.description {
             if description.allSatisfy(\.isWhitespace) {
                 errors.append(FieldError(pointer: "/description", detail: "must not be empty or only white space"))
-            } else if description.count > descriptionLimit {
+            } else if description.utf8.count > descriptionLimit, description.count > descriptionLimit {
+                // (A character is at least a byte: only a text of more bytes than the limit can
+                // have more characters, and counting them walks every grapheme.)
                 errors.append(FieldError(
                     pointer: "/description", detail: "must be at most \(descriptionLimit) characters"))
             } else if description.utf8.count > descriptionByteLimit {
                 errors.append(FieldError(
                     pointer: "/description", detail: "must be at most \(descriptionByteLimit) bytes of UTF-8"))
-            } else if description.utf8.contains(0) {
+            } else if description.contains("\u{0}") {
                 // No text means a NUL, and PostgreSQL's text cannot hold one: every store refuses it alike.
                 errors.append(FieldError(pointer: "/description", detail: "must not contain the character U+0000"))
             }

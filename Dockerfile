@@ -23,6 +23,7 @@ RUN apt-get update \
         libsodium-dev \
         libsqlite3-dev \
         pkg-config \
+        zlib1g-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -46,6 +47,7 @@ RUN apt-get update \
         libpq5 \
         libsodium23 \
         libsqlite3-0 \
+        zlib1g \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --user-group --uid 10001 --no-create-home \
         --home-dir /nonexistent --shell /usr/sbin/nologin lucid \

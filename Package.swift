@@ -6,7 +6,7 @@ import PackageDescription
 ///     LucidModel ← LucidLayout
 ///     LucidModel ← LucidStore ← LucidSQLite (CSQLite), LucidPostgres (CPostgres)
 ///     LucidModel ← LucidJSON ← LucidWire (and LucidStore ← LucidWire)
-///     LucidHTTP (CMicroHTTPD) ← LucidMetrics
+///     LucidHTTP (CMicroHTTPD, CZlib) ← LucidMetrics
 ///     LucidCrypto (CSodium)
 ///     LucidThreads ← LucidHTTP, LucidPostgres, LucidAPI (a thread of one's own, and its end)
 ///     all of the above but the two stores ← LucidAPI ← lucid (which alone picks a store)
@@ -53,6 +53,12 @@ let package = Package(
             name: "CSodium",
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
+        ),
+
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
 
         // The domain: values, pure reducers, diffs. Imports nothing of ours.
@@ -105,10 +111,11 @@ let package = Package(
         // Passwords (argon2id) and session tokens, over libsodium.
         .target(name: "LucidCrypto", dependencies: ["CSodium"]),
 
-        // libmicrohttpd behind plain Request/Response values.
+        // libmicrohttpd behind plain Request/Response values, and gzip (zlib) for bodies
+        // worth compressing.
         .target(
             name: "LucidHTTP",
-            dependencies: ["CMicroHTTPD", "LucidThreads", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: ["CMicroHTTPD", "CZlib", "LucidThreads", .product(name: "DequeModule", package: "swift-collections")]
         ),
 
         // Counters, histograms and gauges in Prometheus' text format, and the small
@@ -154,7 +161,8 @@ let package = Package(
             dependencies: ["LucidModel", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidPostgresTesting", "LucidTestSupport"],
             exclude: ["schema.golden.sql"]
         ),
-        // A blocking HTTP/1.1 client over a socket, for the tests that talk to a real server.
+        // A blocking HTTP/1.1 client over a socket, for the tests that talk to a real server,
+        // and the system's `gzip -d` to read compressed answers with.
         .target(name: "LucidHTTPTesting", path: "Tests/LucidHTTPTesting"),
         .testTarget(name: "LucidHTTPTests", dependencies: ["LucidHTTP", "LucidHTTPTesting"]),
         .testTarget(name: "LucidMetricsTests", dependencies: ["LucidMetrics", "LucidHTTP", "LucidHTTPTesting"]),

@@ -125,6 +125,33 @@ import Testing
         }
     }
 
+    /// A store that has told its observers nothing of a journal yet, and hears two versions
+    /// of it in one notification (a notifier sends what queued in one statement, and a relay
+    /// reads what arrived at once), tells both: it starts from the version it last read, as
+    /// a listener catching up reads the journal once it listens. Told from the notification
+    /// alone, the second came without the first, and every stream of the journal ended.
+    @Test mutating func versionsHeardInOneNotificationAreToldFromTheVersionTheListenerRead() throws {
+        let database = try StoreDatabase(.postgres)
+        let listening = try PostgresJournalStore(url: database.location, connections: StoreDatabase.connections)
+        let writing = try PostgresJournalStore(url: database.location, connections: StoreDatabase.connections)
+        // The writer's own notifications are not sent: the test sends the one they would be.
+        writing.notifier.stop()
+        let heard = HeardEvents()
+        listening.observe(heard)
+        _ = try writing.apply([.addDream(dream("before"))], to: user, at: clock.now())
+        // A listener begins, and catches up: it reads the journal at version 1.
+        #expect(try listening.head(of: user).version == 1)
+        _ = try writing.apply([.addDream(dream("second"))], to: user, at: clock.now())
+        _ = try writing.apply([.addDream(dream("third"))], to: user, at: clock.now())
+        let notifying = try PGConnection(url: database.location)
+        _ = try notifying.execute("SELECT pg_notify($1, $2)", [PGRelay.channel, "\(user.uuidString) 3"])
+
+        let deadline = ContinuousClock.now + .seconds(10)
+        while heard.all.last?.version != 3, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(heard.all.map(\.version) == [2, 3])
+        #expect(heard.all == (try writing.events(of: user, after: 1, limit: 10)))
+    }
+
     /// 4 threads on each store, 25 dreams each, all into one journal: every write gets a
     /// version of its own, the versions run 1 to N without a gap, the head has every dream,
     /// and each store's observer hears every version once, in order.
@@ -170,3 +197,4 @@ import Testing
         }
     }
 }
+

@@ -152,6 +152,29 @@ import Testing
         #expect(heard.all == (try writing.events(of: user, after: 1, limit: 10)))
     }
 
+    /// A store far behind on a journal (its observer listened to nothing while the other
+    /// store wrote 300 versions) tells every version up to the one a notification names, page
+    /// after page, instead of one page per notification; the sweep, which would
+    /// otherwise read the next page two seconds later, does not see this observer's journal.
+    @Test mutating func aStoreFarBehindTellsEveryVersionUpToTheOneNotified() throws {
+        let database = try StoreDatabase(.postgres)
+        let listening = try PostgresJournalStore(url: database.location, connections: StoreDatabase.connections)
+        let writing = try PostgresJournalStore(url: database.location, connections: StoreDatabase.connections)
+        // The writer's own notifications are not sent: the test sends the last one.
+        writing.notifier.stop()
+        let heard = SwitchedListener()
+        listening.observe(heard)
+        _ = try listening.apply([.addDream(dream("told here"))], to: user, at: clock.now())
+        for index in 2...301 { _ = try writing.apply([.addDream(dream("\(index)"))], to: user, at: clock.now()) }
+        heard.listening.withLock { $0 = true }
+        let notifying = try PGConnection(url: database.location)
+        _ = try notifying.execute("SELECT pg_notify($1, $2)", [PGRelay.channel, "\(user.uuidString) 301"])
+
+        let deadline = ContinuousClock.now + .seconds(10)
+        while heard.all.last?.version != 301, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(heard.all.map(\.version) == Array(1...301))
+    }
+
     /// 4 threads on each store, 25 dreams each, all into one journal: every write gets a
     /// version of its own, the versions run 1 to N without a gap, the head has every dream,
     /// and each store's observer hears every version once, in order.
@@ -198,3 +221,15 @@ import Testing
     }
 }
 
+/// An observer that listens to every journal once switched on, and names none to the sweep:
+/// what it hears of other processes' versions comes through notifications alone.
+final class SwitchedListener: JournalObserver {
+    let listening = Mutex(false)
+    private let events = Mutex<[JournalEvent]>([])
+
+    var all: [JournalEvent] { events.withLock { $0 } }
+
+    func hear(_ events: [JournalEvent]) { self.events.withLock { $0 += events } }
+    func listens(to user: UUID) -> Bool { listening.withLock { $0 } }
+    var listenedJournals: [UUID] { [] }
+}

@@ -206,23 +206,31 @@ final class PGRelay: Sendable {
     }
 
     /// Reads and tells the versions not told yet of each listened journal that reached a
-    /// version. Of a journal nothing was told of, only the version reached is told: no
-    /// listener here has read the journal since it began listening (that read would have
-    /// been noted), so each will read at least that far.
+    /// version, a page at a time until it is told through that version. Of a journal nothing
+    /// was told of, only the version reached is told: no listener here has read the journal
+    /// since it began listening (that read would have been noted), so each will read at
+    /// least that far.
     private func catchUp(_ reached: [UUID: Int]) {
         let observers = state.withLock { $0.observers }
         for (user, version) in reached where version > 0 && observers.contains(where: { $0.listens(to: user) }) {
-            let told = state.withLock { $0.told[user] }
-            if let told, told >= version { continue }
-            let after = told ?? version - 1
-            let through = min(version, after + Self.pageLimit)
-            let events = try? pool.withConnection { (connection) throws(PGError) in
-                try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(PGError) in
-                    try PostgresJournalStore.events(of: user, after: after, through: through, in: PGJournalRows(connection: connection))
+            var previous: Int?
+            while true {
+                let told = state.withLock { $0.told[user] }
+                if let told, told >= version { break }
+                // No progress since the last page (the database failed, or has not the
+                // versions yet): the next notification or sweep tries again.
+                if let told, told == previous { break }
+                previous = told
+                let after = told ?? version - 1
+                let through = min(version, after + Self.pageLimit)
+                let events = try? pool.withConnection { (connection) throws(PGError) in
+                    try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(PGError) in
+                        try PostgresJournalStore.events(of: user, after: after, through: through, in: PGJournalRows(connection: connection))
+                    }
                 }
+                guard let events else { break }
+                tell(events, start: told == nil ? (user, after) : nil)
             }
-            guard let events else { continue }
-            tell(events, start: told == nil ? (user, after) : nil)
         }
     }
 }

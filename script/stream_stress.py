@@ -46,6 +46,11 @@ WRITE_BOUND = 2.0
 DELIVERY_BOUND = 5.0
 
 
+def version_of(fields):
+    """The version an answer's ETag names: `"12"`, or `"12-…"` where it also names the journal."""
+    return int(fields["etag"].strip('"').split("-")[0])
+
+
 def address(number):
     """The loopback address of stream `number`: 127.0.1.1 onwards, 250 per third octet."""
     return f"127.0.{1 + number // 250}.{1 + number % 250}"
@@ -266,7 +271,7 @@ async def one_run(args, instances, run):
                 for status, fields, data in answers:
                     if status != 201 or took > WRITE_BOUND:
                         raise Failure("write", f"round {round_}: {writer_user} on port {port}: {status} in {took * 1000:.0f} ms {data[:200]!r}")
-                versions = sorted(int(fields["etag"].strip('"')) for _, fields, _ in answers)
+                versions = sorted(version_of(fields) for _, fields, _ in answers)
                 written[writer_user] += versions
                 version = versions[-1]
                 mine = [stream for stream in streams if stream.user == writer_user]

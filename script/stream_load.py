@@ -153,7 +153,7 @@ async def main():
             host, port, "POST", "/v1/dreams", headers={"Authorization": f"Bearer {tokens[user]}"},
             body={"description": "A lantern on the stairs", "creature": {"kind": "shark"}})
         if status == 201:
-            writes[(user, int(fields["etag"].strip('"')))] = sent
+            writes[(user, int(fields["etag"].strip('"').split("-")[0]))] = sent
         else:
             write_failures += 1
         await asyncio.sleep(interval)

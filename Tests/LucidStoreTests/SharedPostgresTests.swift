@@ -125,6 +125,56 @@ import Testing
         }
     }
 
+    /// A store that has told its observers nothing of a journal yet, and hears two versions
+    /// of it in one notification (a notifier sends what queued in one statement, and a relay
+    /// reads what arrived at once), tells both: it starts from the version it last read, as
+    /// a listener catching up reads the journal once it listens. Told from the notification
+    /// alone, the second came without the first, and every stream of the journal ended.
+    @Test mutating func versionsHeardInOneNotificationAreToldFromTheVersionTheListenerRead() throws {
+        let database = try StoreDatabase(.postgres)
+        let listening = try PostgresJournalStore(url: database.location, connections: StoreDatabase.connections)
+        let writing = try PostgresJournalStore(url: database.location, connections: StoreDatabase.connections)
+        // The writer's own notifications are not sent: the test sends the one they would be.
+        writing.notifier.stop()
+        let heard = HeardEvents()
+        listening.observe(heard)
+        _ = try writing.apply([.addDream(dream("before"))], to: user, at: clock.now())
+        // A listener begins, and catches up: it reads the journal at version 1.
+        #expect(try listening.head(of: user).version == 1)
+        _ = try writing.apply([.addDream(dream("second"))], to: user, at: clock.now())
+        _ = try writing.apply([.addDream(dream("third"))], to: user, at: clock.now())
+        let notifying = try PGConnection(url: database.location)
+        _ = try notifying.execute("SELECT pg_notify($1, $2)", [PGRelay.channel, "\(user.uuidString) 3"])
+
+        let deadline = ContinuousClock.now + .seconds(10)
+        while heard.all.last?.version != 3, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(heard.all.map(\.version) == [2, 3])
+        #expect(heard.all == (try writing.events(of: user, after: 1, limit: 10)))
+    }
+
+    /// A store far behind on a journal (its observer listened to nothing while the other
+    /// store wrote 300 versions) tells every version up to the one a notification names, page
+    /// after page, instead of one page per notification; the sweep, which would
+    /// otherwise read the next page two seconds later, does not see this observer's journal.
+    @Test mutating func aStoreFarBehindTellsEveryVersionUpToTheOneNotified() throws {
+        let database = try StoreDatabase(.postgres)
+        let listening = try PostgresJournalStore(url: database.location, connections: StoreDatabase.connections)
+        let writing = try PostgresJournalStore(url: database.location, connections: StoreDatabase.connections)
+        // The writer's own notifications are not sent: the test sends the last one.
+        writing.notifier.stop()
+        let heard = SwitchedListener()
+        listening.observe(heard)
+        _ = try listening.apply([.addDream(dream("told here"))], to: user, at: clock.now())
+        for index in 2...301 { _ = try writing.apply([.addDream(dream("\(index)"))], to: user, at: clock.now()) }
+        heard.listening.withLock { $0 = true }
+        let notifying = try PGConnection(url: database.location)
+        _ = try notifying.execute("SELECT pg_notify($1, $2)", [PGRelay.channel, "\(user.uuidString) 301"])
+
+        let deadline = ContinuousClock.now + .seconds(10)
+        while heard.all.last?.version != 301, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(heard.all.map(\.version) == Array(1...301))
+    }
+
     /// 4 threads on each store, 25 dreams each, all into one journal: every write gets a
     /// version of its own, the versions run 1 to N without a gap, the head has every dream,
     /// and each store's observer hears every version once, in order.
@@ -169,4 +219,17 @@ import Testing
             #expect(versions == Array((versions.first ?? 1)...last))
         }
     }
+}
+
+/// An observer that listens to every journal once switched on, and names none to the sweep:
+/// what it hears of other processes' versions comes through notifications alone.
+final class SwitchedListener: JournalObserver {
+    let listening = Mutex(false)
+    private let events = Mutex<[JournalEvent]>([])
+
+    var all: [JournalEvent] { events.withLock { $0 } }
+
+    func hear(_ events: [JournalEvent]) { self.events.withLock { $0 += events } }
+    func listens(to user: UUID) -> Bool { listening.withLock { $0 } }
+    var listenedJournals: [UUID] { [] }
 }

@@ -17,6 +17,13 @@ import Glibc
 /// connection drops, a writer dies between its commit and its notification), so the
 /// thread also checks, every two seconds and after every reconnection, the version of each
 /// journal listened to: a missed notification delays a version, it never loses one.
+///
+/// What it tells of a journal starts from a version it knows every listener here has: the
+/// newest it told, or else the one the store last read from the database (see
+/// ``didRead(_:at:)``; a listener reads the journal after it begins listening, to catch up). A
+/// notification says only the newest version a process reached, so without that start a
+/// relay that heard two versions at once would tell the second alone, and every stream here
+/// would end at the gap.
 final class PGRelay: Sendable {
     static let channel = "lucid_versions"
     /// How often the versions of listened journals are checked without a notification.
@@ -58,6 +65,20 @@ final class PGRelay: Sendable {
         tell([event])
     }
 
+    /// The store read `version` of `user`'s journal from the database. If nothing was told of
+    /// it yet, the versions after this one are what to tell: whoever listens here began
+    /// before this read or reads it again after, so has every version through it. If no one
+    /// listens, no one needs older versions either, and local commits after it are told at
+    /// once instead of waiting for the relay to read the versions in between.
+    func didRead(_ user: UUID, at version: Int) {
+        let observers = state.withLock { $0.observers }
+        let listened = observers.contains { $0.listens(to: user) }
+        state.withLock { state in
+            if let told = state.told[user], listened || told >= version { return }
+            state.told[user] = version
+        }
+    }
+
     /// Calls `handler` with each user whose account a process (this one included) deleted.
     func onErasure(_ handler: @escaping @Sendable (UUID) -> Void) {
         state.withLock { $0.erasureHandler = handler }
@@ -89,10 +110,11 @@ final class PGRelay: Sendable {
     }
 
     /// Tells the observers those of `events` that come right after what was told of their
-    /// journal (or of a journal nothing was told of yet); skips what was told, and leaves a
-    /// gap for the thread to fill from the database.
-    private func tell(_ events: [JournalEvent]) {
+    /// journal (or of a journal nothing was told of yet, after `start` if given); skips what
+    /// was told, and leaves a gap for the thread to fill from the database.
+    private func tell(_ events: [JournalEvent], start: (user: UUID, after: Int)? = nil) {
         state.withLock { state in
+            if let start, state.told[start.user] == nil { state.told[start.user] = start.after }
             var news: [JournalEvent] = []
             for event in events {
                 if let told = state.told[event.user], event.version != told + 1 { continue }
@@ -163,9 +185,13 @@ final class PGRelay: Sendable {
     private func sweep() -> [UUID: Int] {
         let (observers, told) = state.withLock { ($0.observers, $0.told) }
         let journals = Set(observers.flatMap(\.listenedJournals))
-        // What was told of journals no one listens to any more is forgotten.
+        // What was told of journals no one listens to any more is forgotten; whether one is
+        // listened to is asked again under the lock, so a listener that began meanwhile
+        // keeps where it starts from (see didRead(_:at:)).
         if told.count > journals.count * 2 + 1_000 {
-            state.withLock { state in state.told = state.told.filter { journals.contains($0.key) } }
+            state.withLock { state in
+                state.told = state.told.filter { entry in state.observers.contains { $0.listens(to: entry.key) } }
+            }
         }
         guard !journals.isEmpty else { return [:] }
         let list = "{" + journals.map(\.uuidString).joined(separator: ",") + "}"
@@ -180,22 +206,31 @@ final class PGRelay: Sendable {
     }
 
     /// Reads and tells the versions not told yet of each listened journal that reached a
-    /// version. Of a journal nothing was told of, only the version reached is told: whoever
-    /// listens to it caught up from the database when they began.
+    /// version, a page at a time until it is told through that version. Of a journal nothing
+    /// was told of, only the version reached is told: no listener here has read the journal
+    /// since it began listening (that read would have been noted), so each will read at
+    /// least that far.
     private func catchUp(_ reached: [UUID: Int]) {
         let observers = state.withLock { $0.observers }
         for (user, version) in reached where version > 0 && observers.contains(where: { $0.listens(to: user) }) {
-            let told = state.withLock { $0.told[user] }
-            if let told, told >= version { continue }
-            let after = told ?? version - 1
-            let through = min(version, after + Self.pageLimit)
-            let events = try? pool.withConnection { (connection) throws(PGError) in
-                try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(PGError) in
-                    try PostgresJournalStore.events(of: user, after: after, through: through, in: PGJournalRows(connection: connection))
+            var previous: Int?
+            while true {
+                let told = state.withLock { $0.told[user] }
+                if let told, told >= version { break }
+                // No progress since the last page (the database failed, or has not the
+                // versions yet): the next notification or sweep tries again.
+                if let told, told == previous { break }
+                previous = told
+                let after = told ?? version - 1
+                let through = min(version, after + Self.pageLimit)
+                let events = try? pool.withConnection { (connection) throws(PGError) in
+                    try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { () throws(PGError) in
+                        try PostgresJournalStore.events(of: user, after: after, through: through, in: PGJournalRows(connection: connection))
+                    }
                 }
+                guard let events else { break }
+                tell(events, start: told == nil ? (user, after) : nil)
             }
-            if told == nil { state.withLock { state in if state.told[user] == nil { state.told[user] = after } } }
-            tell(events ?? [])
         }
     }
 }

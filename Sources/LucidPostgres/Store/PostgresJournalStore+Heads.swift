@@ -16,6 +16,9 @@ extension PostgresJournalStore {
             forget(user)
             throw .noSuchUser
         }
+        // Listeners read the journal here after they begin listening: from this version on,
+        // the relay tells them every version, whichever process commits it.
+        relay.didRead(user, at: version)
         // A cached head newer than that version was committed after it was read: newer still serves.
         if let head = heads.withLock({ $0.head(of: user) }), head.version >= version { return head }
         return try turns.withTurn(of: user) { () throws(JournalError) -> JournalHead in

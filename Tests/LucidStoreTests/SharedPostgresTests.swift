@@ -144,10 +144,13 @@ import Testing
         _ = try writing.apply([.addDream(dream("second"))], to: user, at: clock.now())
         _ = try writing.apply([.addDream(dream("third"))], to: user, at: clock.now())
         let notifying = try PGConnection(url: database.location)
-        _ = try notifying.execute("SELECT pg_notify($1, $2)", [PGRelay.channel, "\(user.uuidString) 3"])
-
+        // Sent again until heard: the listening store's relay may not have begun to listen
+        // yet, and a notification sent before that reaches no one. Each says the same.
         let deadline = ContinuousClock.now + .seconds(10)
-        while heard.all.last?.version != 3, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        while heard.all.last?.version != 3, ContinuousClock.now < deadline {
+            _ = try notifying.execute("SELECT pg_notify($1, $2)", [PGRelay.channel, "\(user.uuidString) 3"])
+            Thread.sleep(forTimeInterval: 0.2)
+        }
         #expect(heard.all.map(\.version) == [2, 3])
         #expect(heard.all == (try writing.events(of: user, after: 1, limit: 10)))
     }

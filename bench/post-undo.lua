@@ -5,7 +5,9 @@
 local common = dofile(debug.getinfo(1, "S").source:match("^@(.-)[^/]*$") .. "common.lua")
 
 local post_headers = common.headers({ ["Content-Type"] = "application/json" })
-local undo_request = wrk.format("POST", "/v1/undo", common.headers(), "") -- Content-Length: 0
+-- Made on the first call, not when the script loads: wrk knows the host (and writes Host,
+-- which HTTP/1.1 requires) only once a thread runs.
+local undo_request
 local posting = false
 
 function request()
@@ -13,5 +15,6 @@ function request()
    if posting then
       return wrk.format("POST", "/v1/dreams", post_headers, common.dream())
    end
+   undo_request = undo_request or wrk.format("POST", "/v1/undo", common.headers(), "") -- Content-Length: 0
    return undo_request
 end

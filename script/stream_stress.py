@@ -41,6 +41,8 @@ import sys
 import tempfile
 import time
 
+import stream_load
+
 HEALTHZ_BOUND = 1.0
 WRITE_BOUND = 2.0
 DELIVERY_BOUND = 5.0
@@ -57,30 +59,9 @@ def address(number):
 
 
 async def request(port, method, path, token=None, body=None, source="127.0.0.1"):
-    """One HTTP/1.1 request on its own connection; returns (status, headers, body)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
-    try:
-        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
-        if token:
-            lines.append(f"Authorization: Bearer {token}")
-        payload = b""
-        if body is not None:
-            payload = json.dumps(body).encode()
-            lines += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
-        await writer.drain()
-        head = await reader.readuntil(b"\r\n\r\n")
-        status = int(head.split(b" ", 2)[1])
-        fields = {}
-        for line in head.decode().split("\r\n")[1:]:
-            if ":" in line:
-                name, value = line.split(":", 1)
-                fields[name.strip().lower()] = value.strip()
-        length = int(fields.get("content-length", "0"))
-        data = await reader.readexactly(length) if length else b""
-        return status, fields, data
-    finally:
-        writer.close()
+    """One HTTP/1.1 request on its own connection (stream_load's); returns (status, headers, body)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    return await stream_load.request("127.0.0.1", port, method, path, headers=headers, body=body, source=source)
 
 
 class Stream:

@@ -6,6 +6,7 @@ import PackageDescription
 ///     LucidModel ← LucidLayout
 ///     LucidModel ← LucidStore ← LucidSQLite (CSQLite), LucidPostgres (CPostgres)
 ///     LucidModel ← LucidJSON ← LucidWire (and LucidStore ← LucidWire)
+///     LucidWire, LucidSQLite ← LucidKit (the offline client) ← lucid (`lucid journal`)
 ///     LucidHTTP (CMicroHTTPD, CZlib) ← LucidMetrics
 ///     LucidCrypto (CSodium)
 ///     LucidThreads ← LucidHTTP, LucidPostgres, LucidAPI (a thread of one's own, and its end)
@@ -20,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "LucidModel", targets: ["LucidModel"]),
         .library(name: "LucidStore", targets: ["LucidStore"]),
+        .library(name: "LucidKit", targets: ["LucidKit"]),
     ],
     dependencies: [
         // TreeSet: a persistent hash set whose copies share structure, so every version of a
@@ -108,6 +110,10 @@ let package = Package(
         // model, actions, snapshots, history, problems, export and import formats.
         .target(name: "LucidWire", dependencies: ["LucidModel", "LucidStore", "LucidJSON"]),
 
+        // The offline-first client: a local queue of changes, the server's state, the merged
+        // view of the two by the model's reducer, and a sync that never drops a change.
+        .target(name: "LucidKit", dependencies: ["LucidModel", "LucidStore", "LucidJSON", "LucidWire", "LucidSQLite"]),
+
         // Passwords (argon2id) and session tokens, over libsodium.
         .target(name: "LucidCrypto", dependencies: ["CSodium"]),
 
@@ -170,7 +176,7 @@ let package = Package(
             name: "LucidAPITests",
             dependencies: [
                 "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidJSON", "LucidWire", "LucidCrypto", "LucidHTTPTesting",
-                "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics",
+                "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics", "LucidKit",
             ]
         ),
         .testTarget(

@@ -7,7 +7,7 @@ import LucidStore
 /// `SQLITE_OPEN_NOMUTEX`, which allows any thread to use it as long as only one does at a
 /// time, and every owner guarantees that (the writer behind its `Mutex`, `ReaderPool` by
 /// lending each connection to one thread until it is given back).
-final class Connection: @unchecked Sendable {
+package final class Connection: @unchecked Sendable {
     /// The sqlite3 handle; owned, closed in `deinit`. Internal only for the backup, which
     /// hands two handles to `sqlite3_backup_init`.
     let handle: OpaquePointer
@@ -20,7 +20,7 @@ final class Connection: @unchecked Sendable {
     static let busyTimeout: Int32 = 5_000
 
     /// What a connection is for, which decides how it opens its file.
-    enum Purpose {
+    package enum Purpose {
         /// A server's: read-write, the file created if missing, in WAL mode with full syncs,
         /// so a committed transaction is on disk before `commit` returns. Deleted content is
         /// overwritten with zeros (`secure_delete`), so a deleted account leaves no copy in
@@ -37,7 +37,7 @@ final class Connection: @unchecked Sendable {
 
     /// Opens the database at `path` for `purpose`: by default as a server does, creating
     /// it if needed, in WAL mode with full syncs.
-    init(path: String, for purpose: Purpose = .serving) throws(SQLiteError) {
+    package init(path: String, for purpose: Purpose = .serving) throws(SQLiteError) {
         var handle: OpaquePointer?
         let access = purpose == .reading ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -72,13 +72,13 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Runs one or more statements that return no rows.
-    func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code) }
     }
 
     /// A prepared statement for `sql`, kept for reuse; reset and with no bindings.
-    func statement(_ sql: String) throws(SQLiteError) -> Statement {
+    package func statement(_ sql: String) throws(SQLiteError) -> Statement {
         if let cached = statements[sql] { return cached }
         var raw: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
@@ -96,7 +96,7 @@ final class Connection: @unchecked Sendable {
 
     /// Runs `body` in an immediate transaction: committed if it returns, rolled back if it
     /// throws or if the commit fails, so a failure leaves the database as it was.
-    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    package func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -118,8 +118,8 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Whether a transaction is open on this connection.
-    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Rows that the last statement changed.
-    var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 }

@@ -2,18 +2,18 @@ private import CSQLite
 import LucidStore
 
 /// A value bound to a statement parameter.
-enum SQLValue: Sendable {
+package enum SQLValue: Sendable {
     case integer(Int64)
     case text(String)
     case blob([UInt8])
     case null
 
-    static func integer(_ value: Int) -> SQLValue { .integer(Int64(value)) }
-    static func optional(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
+    package static func integer(_ value: Int) -> SQLValue { .integer(Int64(value)) }
+    package static func optional(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
 }
 
 /// A prepared statement owned by its `Connection`'s cache.
-final class Statement {
+package final class Statement {
     private let handle: OpaquePointer
     /// Unowned: the connection owns its statements and finalizes them before it closes.
     private unowned let connection: Connection
@@ -26,12 +26,12 @@ final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     /// Runs the statement with `values` for a statement that returns no rows.
-    func run(_ values: SQLValue...) throws(SQLiteError) {
+    package func run(_ values: SQLValue...) throws(SQLiteError) {
         try run(values)
     }
 
     /// Runs the statement with `values` for a statement that returns no rows.
-    func run(_ values: [SQLValue]) throws(SQLiteError) {
+    package func run(_ values: [SQLValue]) throws(SQLiteError) {
         try bind(values)
         defer { reset() }
         let code = sqlite3_step(handle)
@@ -39,12 +39,12 @@ final class Statement {
     }
 
     /// Runs the statement with `values` and turns each row into a value with `row`.
-    func query<T>(_ values: SQLValue..., row: (Row) -> T) throws(SQLiteError) -> [T] {
+    package func query<T>(_ values: SQLValue..., row: (Row) -> T) throws(SQLiteError) -> [T] {
         try query(values, row: row)
     }
 
     /// Runs the statement with `values` and turns each row into a value with `row`.
-    func query<T>(_ values: [SQLValue], row: (Row) -> T) throws(SQLiteError) -> [T] {
+    package func query<T>(_ values: [SQLValue], row: (Row) -> T) throws(SQLiteError) -> [T] {
         try bind(values)
         defer { reset() }
         var rows: [T] = []
@@ -110,35 +110,35 @@ final class Statement {
 }
 
 /// The current row of a stepping statement; valid only inside the `query` callback.
-struct Row {
+package struct Row {
     fileprivate let handle: OpaquePointer
 
-    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
 
-    func optionalInt(_ column: Int32) -> Int? {
+    package func optionalInt(_ column: Int32) -> Int? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int(column)
     }
 
     /// The column as text, copied out of SQLite's buffer before the row moves on.
-    func text(_ column: Int32) -> String {
+    package func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// The column as bytes, copied out of SQLite's buffer before the row moves on.
-    func blob(_ column: Int32) -> [UInt8] {
+    package func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
     /// The size of the column's text in bytes, without copying it.
-    func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(handle, column)) }
+    package func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(handle, column)) }
 
-    func optionalText(_ column: Int32) -> String? {
+    package func optionalText(_ column: Int32) -> String? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
     }
 }

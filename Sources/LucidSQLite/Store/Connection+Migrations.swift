@@ -1,9 +1,9 @@
-import LucidStore
+package import LucidStore
 
 /// A SQLite database migrates in transactions of its one writing connection: the process
 /// holds the database's lock file, so no other migrator runs beside it.
 extension Connection: SchemaMigrations {
-    func migrationTransaction<T>(_ body: (_ recorded: Set<String>) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    package func migrationTransaction<T>(_ body: (_ recorded: Set<String>) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try transaction { () throws(SQLiteError) -> T in
             try execute("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -15,7 +15,7 @@ extension Connection: SchemaMigrations {
         }
     }
 
-    func apply(_ migration: Migration) throws(SQLiteError) {
+    package func apply(_ migration: Migration) throws(SQLiteError) {
         try execute(migration.sql)
         try statement("INSERT INTO schema_migrations (name) VALUES (?)").run(.text(migration.name))
     }

@@ -3,7 +3,7 @@
 /// one row. A key is an integer part, whose first character gives its length ('a' two
 /// characters, 'b' three, …; 'Z', 'Y', … the same for negatives), and an optional
 /// fraction with no trailing '0'. Appending grows keys logarithmically, not linearly.
-enum OrderKey {
+package enum OrderKey {
     private static let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
     private static let base = 62
     /// The smallest integer part; nothing sorts before it without a fraction.
@@ -11,7 +11,7 @@ enum OrderKey {
 
     /// A key after `lower` and before `upper`, where `nil` means no bound.
     /// Requires `lower < upper` when both are given.
-    static func between(_ lower: String?, _ upper: String?) -> String {
+    package static func between(_ lower: String?, _ upper: String?) -> String {
         String(decoding: between(lower.map { Array($0.utf8) }, upper.map { Array($0.utf8) }), as: UTF8.self)
     }
 

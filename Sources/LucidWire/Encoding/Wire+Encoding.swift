@@ -33,6 +33,17 @@ extension JSONWriter {
         for text in texts { string(text) }
         endArray()
     }
+
+    /// The fields an edit sets, as members of the object being written.
+    mutating func changes(_ changes: DreamChanges) {
+        if let description = changes.description { key("description"); string(description) }
+        if let creature = changes.creature { key("creature"); value(creature) }
+        if let effects = changes.effects { key("effects"); self.effects(effects) }
+        if let count = changes.numberOfCreatures { key("numberOfCreatures"); int(count) }
+        if let day = changes.dreamtOn { key("dreamtOn"); self.day(day) }
+        if let lucid = changes.lucid { key("lucid"); bool(lucid) }
+        if let tags = changes.tags { key("tags"); strings(tags) }
+    }
 }
 
 extension Dream: JSONRepresentable {
@@ -107,13 +118,7 @@ extension Action: JSONRepresentable {
             if let index { writer.key("index"); writer.int(index) }
         case .updateDream(let id, let changes, let at):
             writer.key("id"); writer.uuid(id)
-            if let description = changes.description { writer.key("description"); writer.string(description) }
-            if let creature = changes.creature { writer.key("creature"); writer.value(creature) }
-            if let effects = changes.effects { writer.key("effects"); writer.effects(effects) }
-            if let count = changes.numberOfCreatures { writer.key("numberOfCreatures"); writer.int(count) }
-            if let day = changes.dreamtOn { writer.key("dreamtOn"); writer.day(day) }
-            if let lucid = changes.lucid { writer.key("lucid"); writer.bool(lucid) }
-            if let tags = changes.tags { writer.key("tags"); writer.strings(tags) }
+            writer.changes(changes)
             writer.key("updatedAt"); writer.timestamp(at)
         case .deleteDream(let id):
             writer.key("id"); writer.uuid(id)

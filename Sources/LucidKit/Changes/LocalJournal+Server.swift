@@ -1,0 +1,93 @@
+public import LucidModel
+public import LucidStore
+
+extension LocalJournal {
+    /// What a version from the server did to the device's state.
+    public enum Advance: Hashable, Sendable {
+        /// The server's state moved to the version.
+        case applied
+        /// The device had that version already.
+        case known
+        /// Versions in between are missing: the diff cannot be applied, and the device must
+        /// fetch what changed since its version instead of guessing.
+        case gap
+    }
+
+    /// The server's version `version`, whose diff from the version before is `diff`.
+    public mutating func receive(version: Int, diff: ModelDiff) -> Advance {
+        receive(version: version, from: version - 1, diff: diff)
+    }
+
+    /// The server's version `version`, whose diff from version `base` is `diff` (what
+    /// `GET /v1/changes?since=base` answers).
+    public mutating func receive(version: Int, from base: Int, diff: ModelDiff) -> Advance {
+        if version <= server.version { return .known }
+        guard base == server.version else { return .gap }
+        server = Snapshot(version: version, model: diff.applied(to: server.model))
+        pending.removeAll { $0.acceptedAs.map { $0 <= version } ?? false }
+        refold()
+        return .applied
+    }
+
+    /// The server's state replaced by `snapshot`, fetched whole.
+    public mutating func reset(to snapshot: Snapshot) {
+        server = snapshot
+        pending.removeAll { $0.acceptedAs.map { $0 <= snapshot.version } ?? false }
+        refold()
+    }
+
+    /// The server accepted the change `key` as `version`, whose diff from the version before
+    /// is `diff` (a replayed answer may name a version the device has had for a while). The
+    /// change leaves the queue once the server's state includes that version; an undo or
+    /// redo queued right after it, waiting for the version it would act on, gets this one.
+    public mutating func acknowledge(_ key: String, version: Int, diff: ModelDiff) -> Advance {
+        if let index = pending.firstIndex(where: { $0.key == key }) {
+            pending[index].acceptedAs = version
+            if index + 1 < pending.count { pending[index + 1].expect(version) }
+        }
+        let advance = receive(version: version, diff: diff)
+        if advance == .known {
+            // The device had the version already (the stream brought it first).
+            pending.removeAll { $0.acceptedAs.map { $0 <= server.version } ?? false }
+            refold()
+        }
+        // After a gap the change stays in the fold until the server's state includes it.
+        return advance
+    }
+
+    /// The server refused the change `key` for good: it moves to the rejected list with the
+    /// problem. An undo queued right after it, waiting to take it back, goes with it: the
+    /// server never applied what it would undo.
+    public mutating func reject(_ key: String, status: Int, problem: ProblemDocument) {
+        guard let index = pending.firstIndex(where: { $0.key == key }) else { return }
+        let change = pending.remove(at: index)
+        rejected.append(RejectedChange(change: change, status: status, problem: problem))
+        if change.action != nil, index < pending.count, case .undo(expected: nil) = pending[index].request {
+            pending.remove(at: index)
+        }
+        refold()
+    }
+
+    /// Takes a rejected change off the list.
+    public mutating func dismiss(_ key: String) -> RejectedChange? {
+        guard let index = rejected.firstIndex(where: { $0.change.key == key }) else { return nil }
+        return rejected.remove(at: index)
+    }
+
+    /// Marks the change `key` as possibly sent: from now on undo will not drop it.
+    public mutating func markSending(_ key: String) {
+        guard let index = pending.firstIndex(where: { $0.key == key }) else { return }
+        pending[index].mayHaveBeenSent = true
+    }
+}
+
+extension Change {
+    /// An undo or redo waiting for the version of the change before it takes `version`.
+    mutating func expect(_ version: Int) {
+        switch request {
+        case .undo(expected: nil): request = .undo(expected: version)
+        case .redo(expected: nil): request = .redo(expected: version)
+        default: break
+        }
+    }
+}

@@ -1,0 +1,157 @@
+public import LucidModel
+public import LucidStore
+
+/// A device's journal as values: the server's state at a version, the changes made here that
+/// the server has not answered yet, in order, and those it refused. What the user sees is
+/// the merged view, the pending changes replayed on the server's state by the same reducer
+/// the server runs, always exactly that fold. Pure: storage and the network are elsewhere.
+public struct LocalJournal: Hashable, Sendable {
+    public internal(set) var server: Snapshot
+    public internal(set) var pending: [Change]
+    public internal(set) var rejected: [RejectedChange]
+    /// What redo does next, newest last. Emptied by every new action.
+    public internal(set) var redoSteps: [RedoStep]
+    /// The pending changes replayed on the server's model, kept as they change. An action
+    /// that no longer applies (its dream was deleted on another device) changes nothing
+    /// here; the server will refuse it and it will be reported. An undo or redo of a pending
+    /// action is replayed exactly; one of a change the server made shows once the server
+    /// answers, because only the server knows its undo stack.
+    public private(set) var merged: Model
+
+    public init(server: Snapshot = Snapshot(version: 0, model: .empty), pending: [Change] = [],
+                rejected: [RejectedChange] = [], redoSteps: [RedoStep] = []) {
+        self.server = server
+        self.pending = pending
+        self.rejected = rejected
+        self.redoSteps = redoSteps
+        merged = Self.fold(pending, on: server.model)
+    }
+
+    /// Sets `merged` to the fold again, after the queue or the server's state changed.
+    mutating func refold() { merged = Self.fold(pending, on: server.model) }
+
+    /// The queue, the rejected and the redo steps as another process left them.
+    mutating func replaceChanges(pending: [Change], rejected: [RejectedChange], redoSteps: [RedoStep]) {
+        self.pending = pending
+        self.rejected = rejected
+        self.redoSteps = redoSteps
+        refold()
+    }
+
+    /// The pending changes still to send, in order: those the server has not accepted.
+    public var unsent: [Change] { pending.filter { $0.acceptedAs == nil } }
+
+    static func fold(_ changes: some Sequence<Change>, on model: Model) -> Model {
+        var model = model
+        var undoable: [(before: Model, after: Model)] = []
+        var redoable: [Model] = []
+        for change in changes {
+            switch change.request {
+            case .action(let action):
+                guard let after = try? model.reduced(by: action) else { continue }
+                undoable.append((model, after))
+                redoable.removeAll()
+                model = after
+            case .undo:
+                guard let step = undoable.popLast() else { continue }
+                redoable.append(step.after)
+                model = step.before
+            case .redo:
+                guard let after = redoable.popLast() else { continue }
+                undoable.append((model, after))
+                model = after
+            }
+        }
+        return model
+    }
+
+    // MARK: Acting
+
+    /// Queues `action` as the newest change under `key`, if it applies to the merged view
+    /// (else the reducer's error, and nothing changes). Redo has nothing left to redo.
+    public mutating func perform(_ action: Action, key: String) throws(ReduceError) -> Change {
+        // The fold of the queue with one more action is that action applied to the fold.
+        merged = try merged.reduced(by: action)
+        let change = Change(key: key, request: .action(action))
+        pending.append(change)
+        redoSteps.removeAll()
+        return change
+    }
+
+    /// What undo did.
+    public enum StepOutcome: Hashable, Sendable {
+        /// A change that never left the device was taken out of the queue.
+        case tookBack(Change)
+        /// A server undo or redo was queued.
+        case queued(Change)
+        /// An undo or redo that never left the device was cancelled.
+        case cancelled(Change)
+        /// There is nothing to undo or redo.
+        case nothing
+    }
+
+    /// Takes back the newest change this device can see: out of the queue if it never left
+    /// the device (redo puts it back, same key); else a server undo conditional on the
+    /// version this device last saw, queued with `key` (the server refuses it with
+    /// `nothing-to-undo` if it has nothing to undo, and that is reported).
+    public mutating func undo(key: String) -> StepOutcome {
+        if let last = pending.last, !last.mayHaveBeenSent {
+            switch last.request {
+            case .action:
+                pending.removeLast()
+                redoSteps.append(.requeue(last))
+                refold()
+                return .tookBack(last)
+            case .redo:
+                pending.removeLast()
+                redoSteps.append(.serverRedo)
+                refold()
+                return .cancelled(last)
+            case .undo:
+                break
+            }
+        }
+        let change = Change(key: key, request: .undo(expected: pending.isEmpty ? server.version : nil))
+        pending.append(change)
+        redoSteps.append(.serverRedo)
+        refold()
+        return .queued(change)
+    }
+
+    /// Redoes what the newest undo took back.
+    public mutating func redo(key: String) -> StepOutcome {
+        guard let step = redoSteps.popLast() else { return .nothing }
+        switch step {
+        case .requeue(let change):
+            pending.append(change)
+            refold()
+            return .tookBack(change)
+        case .serverRedo:
+            if let last = pending.last, case .undo = last.request, !last.mayHaveBeenSent {
+                pending.removeLast()
+                refold()
+                return .cancelled(last)
+            }
+            let change = Change(key: key, request: .redo(expected: pending.isEmpty ? server.version : nil))
+            pending.append(change)
+            refold()
+            return .queued(change)
+        }
+    }
+}
+
+extension LocalJournal {
+    /// Queues a server undo or redo again under `key`, on the version the device holds now.
+    mutating func requeue(_ request: Change.Request, key: String) -> Change {
+        let expected = pending.isEmpty ? server.version : nil
+        let change: Change
+        switch request {
+        case .action(let action): change = Change(key: key, request: .action(action))
+        case .undo: change = Change(key: key, request: .undo(expected: expected))
+        case .redo: change = Change(key: key, request: .redo(expected: expected))
+        }
+        pending.append(change)
+        refold()
+        return change
+    }
+}

@@ -1,0 +1,68 @@
+import LucidJSON
+import LucidModel
+import LucidStore
+import LucidWire
+
+/// The request that sends a change, and what its answer means: pure, so each rule is
+/// tested as a value.
+enum Exchange {
+    /// The request for `change`, with its key, signed with `token`. An undo or redo still
+    /// waiting for a version (none came: the change before it was taken back) acts on the
+    /// server's version the device holds now.
+    static func request(for change: Change, token: String?, serverVersion: Int) -> APIRequest {
+        var headers = ["Idempotency-Key": change.key, "Accept": "application/json"]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        switch change.request {
+        case .action(let action):
+            headers["Content-Type"] = "application/json"
+            let body = ActionRequestForm(action).map { JSONWriter.bytes(of: ActionBatchForm([$0])) } ?? []
+            return APIRequest(method: "POST", target: "/v1/actions", headers: headers, body: body)
+        case .undo(let expected):
+            headers["If-Match"] = "\"\(expected ?? serverVersion)\""
+            return APIRequest(method: "POST", target: "/v1/undo", headers: headers)
+        case .redo(let expected):
+            headers["If-Match"] = "\"\(expected ?? serverVersion)\""
+            return APIRequest(method: "POST", target: "/v1/redo", headers: headers)
+        }
+    }
+
+    /// What an answer to a change means for it.
+    enum Outcome: Hashable, Sendable {
+        /// Accepted (or accepted before: a replayed answer) as `version`, `diff` from the one before.
+        case accepted(version: Int, diff: ModelDiff)
+        /// Refused with an answer that would only recur: the change is rejected, with the problem.
+        case rejected(status: Int, problem: ProblemDocument)
+        /// The token is not (or no longer) valid: keep everything until a sign-in.
+        case needsSignIn
+        /// Worth sending again later, unchanged: the server is down or busy, or the same key
+        /// is still being answered; `retryAfter` seconds if the server said.
+        case retry(reason: String, retryAfter: Int?)
+    }
+
+    static func outcome(of answer: APIAnswer) -> Outcome {
+        switch answer.status {
+        case 200..<300:
+            guard let accepted = try? VersionedDiff(wireBytes: answer.body) else {
+                return .retry(reason: "the server's answer \(answer.status) is not a version and a diff", retryAfter: nil)
+            }
+            return .accepted(version: accepted.version, diff: accepted.diff)
+        case 401:
+            return .needsSignIn
+        case 408, 429, 500...:
+            return .retry(reason: "the server answered \(answer.status)", retryAfter: answer.header("Retry-After").flatMap { Int($0) })
+        default:
+            let problem = ProblemDocument(status: answer.status, body: answer.body)
+            if answer.status == 409, problem.type == "/problems/idempotency-key-in-progress" {
+                return .retry(reason: "the server is still answering the same change", retryAfter: answer.header("Retry-After").flatMap { Int($0) })
+            }
+            return .rejected(status: answer.status, problem: problem)
+        }
+    }
+
+    /// Headers that sign a read.
+    static func reading(token: String?, accept: String = "application/json") -> [String: String] {
+        var headers = ["Accept": accept]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        return headers
+    }
+}

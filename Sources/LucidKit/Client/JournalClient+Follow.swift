@@ -1,0 +1,156 @@
+import Foundation
+import LucidJSON
+import LucidModel
+import LucidStore
+import LucidWire
+
+extension JournalClient {
+    /// Keeps this device in step until the task is cancelled or a sign-in is needed: follows
+    /// the server's versions (the event stream, resumed from the device's version; a long
+    /// poll where the stream is refused), rebases the queue on each, and sends pending
+    /// changes as they appear, also those another process adds to the same file, retrying
+    /// after failures by itself with backoff.
+    public func run(pollInterval: Duration = .milliseconds(100)) async -> SyncResult {
+        await withTaskGroup(of: SyncResult.self) { group in
+            group.addTask { await self.follow() }
+            group.addTask { await self.keepSending(pollInterval: pollInterval) }
+            let first = await group.next() ?? .synced
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Sends whatever is pending, now and whenever more appears, waiting out the backoff
+    /// after a failure; returns when a sign-in is needed or the task is cancelled. `run`
+    /// does this while it follows the server; alone, it suits a device that only writes.
+    public func keepSending(pollInterval: Duration = .milliseconds(100)) async -> SyncResult {
+        while !Task.isCancelled {
+            if (try? store.refresh()) == true { notify() }
+            let status = store.status
+            if status.state == .needsSignIn, store.account.token == nil { return .needsSignIn }
+            let due = status.state.retryAt.map { $0 <= .now } ?? true
+            if due, !store.journal.unsent.isEmpty {
+                if await sendPending() == .needsSignIn { return .needsSignIn }
+                continue
+            }
+            try? await Task.sleep(for: pollInterval)
+        }
+        return .synced
+    }
+
+    /// Follows the server's versions until cancelled or a sign-in is needed.
+    func follow() async -> SyncResult {
+        var streamRefused = false
+        while !Task.isCancelled {
+            let outcome = streamRefused ? await longPoll() : await followStream()
+            switch outcome {
+            case .needsSignIn:
+                return report(.needsSignIn)
+            case .refused:
+                streamRefused = true
+            case .ended:
+                try? await Task.sleep(for: .seconds(1))
+            case .failed(let reason):
+                report(.unreachable(reason))
+                let wait = store.status.state.retryAt.map { max(0, $0.millisecondsSince1970 - Timestamp.now.millisecondsSince1970) } ?? 1_000
+                try? await Task.sleep(for: .milliseconds(wait))
+            }
+        }
+        return .synced
+    }
+
+    enum FollowOutcome {
+        /// The stream or the poll ended normally: go on.
+        case ended
+        /// The server does not stream to this client (too many streams, not acceptable): poll.
+        case refused
+        case needsSignIn
+        case failed(String)
+    }
+
+    /// Reads the event stream from the device's version, applying each version as it comes.
+    private func followStream() async -> FollowOutcome {
+        var headers = Exchange.reading(token: store.account.token, accept: "text/event-stream")
+        headers["Last-Event-ID"] = String(store.journal.server.version)
+        let request = APIRequest(method: "GET", target: "/v1/events", headers: headers)
+        var parser = EventStreamParser()
+        var status = 0
+        do {
+            for try await piece in transport.stream(request, to: store.account.server) {
+                switch piece {
+                case .head(let code, _):
+                    status = code
+                    if code == 401 { return .needsSignIn }
+                    if code == 429 || code == 406 || code == 404 { return code == 404 ? await resync() : .refused }
+                    if code != 200 { return .failed("the event stream answered \(code)") }
+                case .bytes(let bytes):
+                    guard status == 200 else { continue }
+                    for event in parser.feed(bytes) {
+                        if let outcome = await apply(event) { return outcome }
+                    }
+                }
+            }
+        } catch {
+            return .failed((error as? TransportFailure)?.reason ?? "\(error)")
+        }
+        return .ended
+    }
+
+    /// Applies one event's version; an outcome if following must start over.
+    private func apply(_ event: ServerSentEvent) async -> FollowOutcome? {
+        guard let version = try? VersionedDiff(wireBytes: Array(event.data.utf8)) else { return nil }
+        let advance: LocalJournal.Advance
+        do throws(DeviceStoreError) {
+            advance = try store.update { (journal) throws(Never) in journal.receive(version: version.version, diff: version.diff) }.get()
+        } catch {
+            return .failed(error.description)
+        }
+        notify()
+        if advance == .gap {
+            // A version is missing (the stream began after it): fetch what changed, then resume.
+            switch await catchUp() {
+            case .synced: return .ended
+            case .needsSignIn: return .needsSignIn
+            case .unreachable(let reason): return .failed(reason)
+            }
+        }
+        return nil
+    }
+
+    /// The device's version is unknown to the server (restored from a backup, or another
+    /// account's): the model is fetched whole.
+    private func resync() async -> FollowOutcome {
+        switch await fetchModel() {
+        case .synced: .ended
+        case .needsSignIn: .needsSignIn
+        case .unreachable(let reason): .failed(reason)
+        }
+    }
+
+    /// One long poll: the versions after the device's, as soon as there are any.
+    private func longPoll() async -> FollowOutcome {
+        let since = store.journal.server.version
+        let request = APIRequest(
+            method: "GET", target: "/v1/changes?since=\(since)&wait=30", headers: Exchange.reading(token: store.account.token))
+        let answer: APIAnswer
+        do throws(TransportFailure) {
+            answer = try await transport.send(request, to: store.account.server)
+        } catch {
+            return .failed(error.reason)
+        }
+        switch answer.status {
+        case 200:
+            guard let changes = try? VersionedDiff(wireBytes: answer.body) else { return .failed("the server's changes are not a diff") }
+            do throws(DeviceStoreError) {
+                _ = try store.update { (journal) throws(Never) in journal.receive(version: changes.version, from: since, diff: changes.diff) }
+            } catch {
+                return .failed(error.description)
+            }
+            notify()
+            return .ended
+        case 401: return .needsSignIn
+        case 404: return await resync()
+        default: return .failed("the server answered \(answer.status)")
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+public import LucidModel
+import LucidStore
+import Synchronization
+
+/// What an app shows: the merged view and where its changes stand.
+public struct JournalView: Hashable, Sendable {
+    /// The server's version the merged view rests on.
+    public var version: Int
+    public var merged: Model
+    public var pending: [Change]
+    public var rejected: [RejectedChange]
+    public var status: SyncStatus
+}
+
+/// Why a local change was not made.
+public enum ClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The action does not apply to the merged view (no such dream, a field out of range…).
+    case refused(ReduceError)
+    /// The device's file failed; nothing was changed.
+    case storage(DeviceStoreError)
+    /// No rejected change has this key.
+    case unknownRejection(String)
+
+    public var description: String {
+        switch self {
+        case .refused(let error): "refused: \(error)"
+        case .storage(let error): error.description
+        case .unknownRejection(let key): "no rejected change has the key \(key)"
+        }
+    }
+}
+
+/// How long to wait before sending again after a failure: `initial`, doubled each time up to
+/// `maximum`, and never less than the server's `Retry-After`.
+public struct RetryPolicy: Hashable, Sendable {
+    public var initial: Duration
+    public var maximum: Duration
+
+    public init(initial: Duration = .seconds(1), maximum: Duration = .seconds(60)) {
+        self.initial = initial
+        self.maximum = maximum
+    }
+
+    func delay(afterFailures failures: Int, retryAfter: Int?) -> Duration {
+        var delay = initial
+        for _ in 1..<max(failures, 1) where delay < maximum { delay *= 2 }
+        delay = min(delay, maximum)
+        if let retryAfter { delay = max(delay, .seconds(retryAfter)) }
+        return delay
+    }
+}
+
+/// The offline-first client of one account's journal: changes are made on the device at
+/// once and durably, sent in order with their keys, and the server's versions are followed
+/// and the queue rebased on each. Every process that opens the same file sees the same
+/// queue; any of them may send it.
+public final class JournalClient: Sendable {
+    public let store: DeviceStore
+    let transport: any Transport
+    let policy: RetryPolicy
+    private let observers = Mutex<[UUID: AsyncStream<JournalView>.Continuation]>([:])
+    /// Failures in a row of the sender, for the backoff.
+    let failures = Mutex(0)
+
+    public init(store: DeviceStore, transport: any Transport, policy: RetryPolicy = RetryPolicy()) {
+        self.store = store
+        self.transport = transport
+        self.policy = policy
+    }
+
+    public var view: JournalView {
+        let journal = store.journal
+        return JournalView(
+            version: journal.server.version, merged: journal.merged, pending: journal.pending, rejected: journal.rejected,
+            status: store.status)
+    }
+
+    /// Every view from now on, each time the merged view, the queue, the rejected list or the
+    /// sync state changes; the first is the current one.
+    public func updates() -> AsyncStream<JournalView> {
+        let (stream, continuation) = AsyncStream.makeStream(of: JournalView.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        continuation.yield(view)
+        observers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.observers.withLock { _ = $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func notify() {
+        let view = view
+        for continuation in observers.withLock({ Array($0.values) }) { continuation.yield(view) }
+    }
+
+    // MARK: Local changes: never the network, on disk before they return
+
+    /// Makes `action` on the merged view at once, queued under a new key.
+    @discardableResult
+    public func perform(_ action: Action) throws(ClientError) -> Change {
+        let key = UUID().uuidString.lowercased()
+        let result: Result<Change, ReduceError>
+        do throws(DeviceStoreError) {
+            result = try store.update { (journal) throws(ReduceError) in try journal.perform(action, key: key) }
+        } catch {
+            throw .storage(error)
+        }
+        defer { notify() }
+        switch result {
+        case .success(let change): return change
+        case .failure(let error): throw .refused(error)
+        }
+    }
+
+    /// Takes back the newest change this device can see (see `LocalJournal.undo`).
+    @discardableResult
+    public func undo() throws(ClientError) -> LocalJournal.StepOutcome {
+        let key = UUID().uuidString.lowercased()
+        defer { notify() }
+        return try step { $0.undo(key: key) }
+    }
+
+    /// Redoes what the newest undo took back.
+    @discardableResult
+    public func redo() throws(ClientError) -> LocalJournal.StepOutcome {
+        let key = UUID().uuidString.lowercased()
+        defer { notify() }
+        return try step { $0.redo(key: key) }
+    }
+
+    private func step(_ body: (inout LocalJournal) -> LocalJournal.StepOutcome) throws(ClientError) -> LocalJournal.StepOutcome {
+        do throws(DeviceStoreError) {
+            return try store.update { (journal) throws(Never) in body(&journal) }.get()
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Takes the rejected change `key` off the list.
+    public func dismiss(_ key: String) throws(ClientError) {
+        let found: Bool
+        do throws(DeviceStoreError) {
+            found = try store.update { (journal) throws(Never) in journal.dismiss(key) != nil }.get()
+        } catch {
+            throw .storage(error)
+        }
+        guard found else { throw .unknownRejection(key) }
+        notify()
+    }
+
+    /// Sends the rejected change `key` again as a new change, with a new key (the server would
+    /// answer the old key with the refusal it recorded), if it applies to the merged view.
+    @discardableResult
+    public func retry(_ key: String) throws(ClientError) -> Change {
+        let newKey = UUID().uuidString.lowercased()
+        let result: Result<Change?, ReduceError>
+        do throws(DeviceStoreError) {
+            result = try store.update { (journal) throws(ReduceError) -> Change? in
+                guard let rejection = journal.rejected.first(where: { $0.change.key == key }) else { return nil }
+                let change: Change
+                if let action = rejection.change.action {
+                    change = try journal.perform(action, key: newKey)
+                } else {
+                    change = journal.requeue(rejection.change.request, key: newKey)
+                }
+                _ = journal.dismiss(key)
+                return change
+            }
+        } catch {
+            throw .storage(error)
+        }
+        defer { notify() }
+        switch result {
+        case .success(let change?): return change
+        case .success(nil): throw .unknownRejection(key)
+        case .failure(let error): throw .refused(error)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import LucidStore
+
+/// The tables of one account's file on a device. A change and its place in the queue are one
+/// row, written in the transaction that makes the change.
+enum DeviceSchema {
+    static let migrations = [
+        Migration(name: "0001_device_journal", sql: """
+            CREATE TABLE account (
+                id       INTEGER PRIMARY KEY CHECK (id = 1),
+                server   TEXT    NOT NULL,
+                username TEXT    NOT NULL,
+                token    TEXT
+            ) STRICT;
+            CREATE TABLE server_state (
+                id        INTEGER PRIMARY KEY CHECK (id = 1),
+                version   INTEGER NOT NULL,
+                favorite  BLOB    NOT NULL
+            ) STRICT;
+            CREATE TABLE server_dreams (
+                id        TEXT PRIMARY KEY,
+                order_key TEXT NOT NULL UNIQUE,
+                body      BLOB NOT NULL
+            ) STRICT;
+            CREATE TABLE pending (
+                seq                INTEGER PRIMARY KEY AUTOINCREMENT,
+                key                TEXT    NOT NULL UNIQUE,
+                request            BLOB    NOT NULL,
+                may_have_been_sent INTEGER NOT NULL DEFAULT 0,
+                accepted_as        INTEGER
+            ) STRICT;
+            CREATE TABLE rejected (
+                seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+                key     TEXT    NOT NULL UNIQUE,
+                request BLOB    NOT NULL,
+                status  INTEGER NOT NULL,
+                problem BLOB    NOT NULL
+            ) STRICT;
+            CREATE TABLE redo_steps (
+                seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+                key     TEXT,
+                request BLOB
+            ) STRICT;
+            CREATE TABLE sync_status (
+                id         INTEGER PRIMARY KEY CHECK (id = 1),
+                state      TEXT    NOT NULL,
+                retry_at   INTEGER,
+                last_error TEXT
+            ) STRICT;
+            """),
+    ]
+}

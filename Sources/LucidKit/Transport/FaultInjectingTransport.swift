@@ -1,0 +1,76 @@
+public import Foundation
+import Synchronization
+
+/// A transport that puts faults between a client and a real transport, for tests of what a
+/// flaky network does: each request takes the next planned fault, or goes through.
+public final class FaultInjectingTransport: Transport {
+    /// What happens to one request.
+    public enum Fault: Hashable, Sendable {
+        /// The request never reaches the server.
+        case dropRequest
+        /// The server gets the request and answers, but the answer is lost.
+        case dropAnswer
+        /// The request never reaches the server, which seems to answer with `status`
+        /// (503, 429, 401…) and no body.
+        case answer(status: Int)
+    }
+
+    private let inner: any Transport
+    private let plan: Mutex<(faults: [Fault], chooser: (@Sendable (APIRequest) -> Fault?)?)>
+    private let counts = Mutex<(sent: Int, faulted: Int)>((0, 0))
+
+    /// Faults put before `inner`; `chooser`, if given, is asked for every request the plan
+    /// has no fault for.
+    public init(_ inner: any Transport, chooser: (@Sendable (APIRequest) -> Fault?)? = nil) {
+        self.inner = inner
+        plan = Mutex(([], chooser))
+    }
+
+    /// Queues faults for the next requests (events streams included), in order.
+    public func plan(_ faults: Fault...) {
+        plan.withLock { $0.faults.append(contentsOf: faults) }
+    }
+
+    /// Requests that reached the server, and requests that met a fault.
+    public var sentAndFaulted: (sent: Int, faulted: Int) { counts.withLock { $0 } }
+
+    private func fault(for request: APIRequest) -> Fault? {
+        let fault = plan.withLock { plan -> Fault? in
+            if !plan.faults.isEmpty { return plan.faults.removeFirst() }
+            return plan.chooser?(request)
+        }
+        counts.withLock { counts in
+            if fault != nil { counts.faulted += 1 }
+            if fault == nil || fault == .dropAnswer { counts.sent += 1 }
+        }
+        return fault
+    }
+
+    public func send(_ request: APIRequest, to server: URL) async throws(TransportFailure) -> APIAnswer {
+        switch fault(for: request) {
+        case nil:
+            return try await inner.send(request, to: server)
+        case .dropRequest:
+            throw TransportFailure("the request was lost (injected)")
+        case .dropAnswer:
+            _ = try await inner.send(request, to: server)
+            throw TransportFailure("the answer was lost (injected)")
+        case .answer(let status):
+            return APIAnswer(status: status, headers: ["Retry-After": "0"])
+        }
+    }
+
+    public func stream(_ request: APIRequest, to server: URL) -> AsyncThrowingStream<StreamPiece, any Error> {
+        switch fault(for: request) {
+        case nil, .dropAnswer:
+            return inner.stream(request, to: server)
+        case .dropRequest:
+            return AsyncThrowingStream { $0.finish(throwing: TransportFailure("the request was lost (injected)")) }
+        case .answer(let status):
+            return AsyncThrowingStream { continuation in
+                continuation.yield(.head(status: status, headers: [:]))
+                continuation.finish()
+            }
+        }
+    }
+}

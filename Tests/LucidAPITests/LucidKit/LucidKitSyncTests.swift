@@ -1,0 +1,222 @@
+import Foundation
+import LucidKit
+import LucidModel
+import LucidStore
+import Testing
+
+/// Each rule of LucidKit's sync, against a real server: a change answers at once from the
+/// merged view, reaches the server once, and is never dropped silently.
+@Suite(.serialized) struct LucidKitSyncTests {
+    /// The dreams of a model by id and description, which the server and the device must agree on.
+    private func contents(_ model: Model) -> [String] {
+        model.dreams.map { "\($0.id) \($0.description) \($0.creature.displayName)" } + [model.favoriteCreature.displayName]
+    }
+
+    @Test func changesMadeOfflineReachTheServerInOrderAndTheMergedViewIsTheServers() async throws {
+        let fixture = try KitFixture()
+        let (_, client) = try await fixture.newUser()
+        let first = deviceDream("Flying over the sea"), second = deviceDream("A crusty crab", creature: .crusty)
+        try client.perform(.addDream(first))
+        try client.perform(.addDream(second, index: 0))
+        try client.perform(.setFavoriteCreature(.shark))
+        #expect(client.view.merged.dreams.map(\.id) == [second.id, first.id])
+        #expect(client.view.pending.count == 3)
+
+        #expect(await client.sync() == .synced)
+        let server = try fixture.serverSnapshot(client.store.account.token)
+        #expect(server.version == 3)
+        #expect(client.view.pending.isEmpty)
+        #expect(client.view.version == 3)
+        #expect(client.view.merged == server.model)
+    }
+
+    @Test func aLostAcknowledgementIsRetriedWithTheSameKeyAndAppliedOnce() async throws {
+        let fixture = try KitFixture()
+        let (device, client) = try await fixture.newUser()
+        let dream = deviceDream("The answer got lost")
+        let change = try client.perform(.addDream(dream))
+        device.faults.plan(.dropAnswer)
+
+        #expect(await client.sync() == .unreachable("the answer was lost (injected)"))
+        #expect(client.view.pending.map(\.key) == [change.key])
+        #expect(client.view.status.state.retryAt != nil)
+
+        #expect(await client.sync() == .synced)
+        let server = try fixture.serverSnapshot(client.store.account.token)
+        #expect(server.version == 1)
+        #expect(server.model.dreams.map(\.id) == [dream.id])
+        #expect(client.view.merged == server.model)
+    }
+
+    @Test func anEditOfADreamDeletedElsewhereIsRejectedWithItsProblemAndLaterChangesStillSync() async throws {
+        let fixture = try KitFixture()
+        let (_, phone) = try await fixture.newUser("sleeper")
+        let dream = deviceDream("Shared between devices")
+        try phone.perform(.addDream(dream))
+        #expect(await phone.sync() == .synced)
+
+        let (_, tablet) = try await fixture.signedIn("sleeper")
+        #expect(await tablet.sync() == .synced)
+        try tablet.perform(.deleteDream(id: dream.id))
+        #expect(await tablet.sync() == .synced)
+
+        let edit = try phone.perform(.updateDream(id: dream.id, changes: DreamChanges(description: "Edited offline"), at: .init(millisecondsSince1970: 0)))
+        let later = deviceDream("Made after the edit")
+        try phone.perform(.addDream(later))
+        #expect(await phone.sync() == .synced)
+
+        #expect(phone.view.rejected.map(\.change.key) == [edit.key])
+        #expect(phone.view.rejected.first?.status == 404)
+        #expect(phone.view.rejected.first?.problem.type == "/problems/not-found")
+        #expect(phone.view.pending.isEmpty)
+        let server = try fixture.serverSnapshot(phone.store.account.token)
+        #expect(server.model.dreams.map(\.id) == [later.id])
+        #expect(phone.view.merged == server.model)
+    }
+
+    @Test func threeAnswers503ThenSuccessAreRetriedWithoutANewLocalChange() async throws {
+        let fixture = try KitFixture()
+        let (device, client) = try await fixture.newUser()
+        let dream = deviceDream("Retried by itself")
+        try client.perform(.addDream(dream))
+        device.faults.plan(.answer(status: 503), .answer(status: 503), .answer(status: 503))
+
+        let running = Task { await client.keepSending() }
+        let sent = await eventually { client.view.pending.isEmpty }
+        running.cancel()
+        _ = await running.value
+        #expect(sent)
+        #expect(device.faults.sentAndFaulted.faulted == 3)
+        let server = try fixture.serverSnapshot(client.store.account.token)
+        #expect(server.model.dreams.map(\.id) == [dream.id])
+    }
+
+    @Test func aTokenRevokedWhileOfflineKeepsTheQueueAndItsKeysUntilASignIn() async throws {
+        let fixture = try KitFixture()
+        let (device, client) = try await fixture.newUser("forgetful")
+        let old = try #require(client.store.account.token)
+        _ = try TestClient(server: fixture.server).delete("/v1/sessions/current", token: old)
+        let first = try client.perform(.addDream(deviceDream("Written while signed out")))
+        let second = try client.perform(.setFavoriteCreature(.crusty))
+
+        #expect(await client.sync() == .needsSignIn)
+        #expect(client.view.status.state == .needsSignIn)
+        #expect(client.view.pending.map(\.key) == [first.key, second.key])
+
+        _ = try await device.accounts.signIn(server: fixture.url, username: "forgetful", password: TestClient.password)
+        let signedIn = try device.client()
+        #expect(signedIn.view.pending.map(\.key) == [first.key, second.key])
+        #expect(await signedIn.sync() == .synced)
+        let server = try fixture.serverSnapshot(signedIn.store.account.token)
+        #expect(server.version == 2)
+        #expect(signedIn.view.merged == server.model)
+    }
+
+    @Test func undoingNChangesOfflineThenRedoingThemReturnsTheJournalAndNothingReachesTheServerTwice() async throws {
+        let fixture = try KitFixture()
+        let (_, client) = try await fixture.newUser()
+        try client.perform(.addDream(deviceDream("Kept")))
+        #expect(await client.sync() == .synced)
+        let start = client.view.merged
+
+        let keys = try (0..<4).map { index in try client.perform(.addDream(deviceDream("Offline \(index)"))).key }
+        let edited = client.view.merged
+        for _ in keys { try client.undo() }
+        #expect(client.view.merged == start)
+        #expect(client.view.pending.isEmpty)
+        for _ in keys { try client.redo() }
+        #expect(client.view.merged == edited)
+        #expect(client.view.pending.map(\.key) == keys)
+
+        #expect(await client.sync() == .synced)
+        let server = try fixture.serverSnapshot(client.store.account.token)
+        #expect(server.version == 5)
+        #expect(contents(client.view.merged) == contents(server.model))
+    }
+
+    @Test func aStaleUndoIsRejectedAsAConflictAndTheOtherDevicesEditStays() async throws {
+        let fixture = try KitFixture()
+        let (_, phone) = try await fixture.newUser("dreamer")
+        try phone.perform(.addDream(deviceDream("Before the undo")))
+        #expect(await phone.sync() == .synced)
+        let (_, tablet) = try await fixture.signedIn("dreamer")
+        #expect(await tablet.sync() == .synced)
+
+        let undo = try phone.undo()
+        guard case .queued(let change) = undo else {
+            Issue.record("undo of a synced change queues a server undo, not \(undo)")
+            return
+        }
+        let other = deviceDream("Made on the tablet meanwhile")
+        try tablet.perform(.addDream(other))
+        #expect(await tablet.sync() == .synced)
+
+        #expect(await phone.sync() == .synced)
+        #expect(phone.view.rejected.map(\.change.key) == [change.key])
+        #expect(phone.view.rejected.first?.status == 412)
+        let server = try fixture.serverSnapshot(phone.store.account.token)
+        #expect(server.model.dreams.contains { $0.id == other.id })
+        #expect(server.model.dreams.count == 2)
+        #expect(phone.view.merged == server.model)
+    }
+
+    @Test func anUndoOfASyncedChangeIsAServerUndoOnTheVersionTheDeviceSaw() async throws {
+        let fixture = try KitFixture()
+        let (_, client) = try await fixture.newUser()
+        try client.perform(.addDream(deviceDream("To be undone")))
+        #expect(await client.sync() == .synced)
+        try client.undo()
+        #expect(await client.sync() == .synced)
+        let server = try fixture.serverSnapshot(client.store.account.token)
+        #expect(server.version == 2)
+        #expect(server.model.dreams.isEmpty)
+        #expect(client.view.merged == server.model)
+        try client.redo()
+        #expect(await client.sync() == .synced)
+        let redone = try fixture.serverSnapshot(client.store.account.token)
+        #expect(redone.version == 3)
+        #expect(redone.model.dreams.count == 1)
+        #expect(client.view.merged == redone.model)
+    }
+
+    @Test func aFollowingDeviceGetsEveryVersionOnceFromTheStream() async throws {
+        let fixture = try KitFixture()
+        let (_, writer) = try await fixture.newUser("streamer")
+        let (_, reader) = try await fixture.signedIn("streamer")
+        let following = Task { await reader.run() }
+        for index in 0..<5 {
+            try writer.perform(.addDream(deviceDream("Streamed \(index)")))
+            #expect(await writer.sync() == .synced)
+        }
+        let caughtUp = await eventually { reader.view.version == 5 }
+        following.cancel()
+        _ = await following.value
+        #expect(caughtUp)
+        let server = try fixture.serverSnapshot(writer.store.account.token)
+        #expect(reader.view.merged == server.model)
+    }
+
+    @Test func anotherUserOnTheSameDeviceNeitherSeesNorSendsTheFirstUsersQueue() async throws {
+        let fixture = try KitFixture()
+        let device = fixture.device("shared")
+        _ = try await device.accounts.register(server: fixture.url, username: "first", password: TestClient.password)
+        let first = try device.client()
+        let queued = try first.perform(.addDream(deviceDream("Only the first user's")))
+
+        _ = try await device.accounts.register(server: fixture.url, username: "second", password: TestClient.password)
+        let second = try device.client()
+        #expect(second.view.pending.isEmpty)
+        #expect(second.view.merged.dreams.isEmpty)
+        #expect(await second.sync() == .synced)
+        #expect(try fixture.serverSnapshot(second.store.account.token).model.dreams.isEmpty)
+
+        await #expect(throws: AccountError.pendingChanges(1)) {
+            _ = try await device.accounts.signIn(server: fixture.url, username: "first", password: TestClient.password)
+            try await device.accounts.signOut(discardingPending: false)
+        }
+        let back = try device.client()
+        #expect(back.view.pending.map(\.key) == [queued.key])
+        #expect(await back.sync() == .synced)
+        #expect(try fixture.serverSnapshot(back.store.account.token).model.dreams.count == 1)
+    }
+}

@@ -143,7 +143,11 @@ let package = Package(
 
         // The executable: command line, configuration, wiring, signals.
         .executableTarget(
-            name: "lucid", dependencies: ["LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidMetrics"]),
+            name: "lucid",
+            dependencies: [
+                "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidMetrics", "LucidKit", "LucidJSON",
+                "LucidWire",
+            ]),
 
         .executableTarget(
             name: "lucid-bench-store",

@@ -10,7 +10,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 StandardStream.prepare()
 
 // `lucid serve --help`, `lucid backup -h`: the one help text, which covers every command.
-let asksForHelp = arguments.count > 1 && arguments.dropFirst().contains { $0 == "--help" || $0 == "-h" }
+let asksForHelp = arguments.count > 1 && arguments.first != "journal" && arguments.dropFirst().contains { $0 == "--help" || $0 == "-h" }
 
 switch asksForHelp ? "--help" : arguments.first {
 case "--help", "-h", "help":
@@ -30,7 +30,9 @@ case "backup":
     exit(BackupCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
 case "check":
     exit(CheckCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+case "journal":
+    exit(await JournalCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
 default:
-    StandardStream.error("lucid: expected serve, backup, check, --help or --version\n\n\(Configuration.help)\n")
+    StandardStream.error("lucid: expected serve, backup, check, journal, --help or --version\n\n\(Configuration.help)\n")
     exit(64)
 }

@@ -84,13 +84,14 @@ final class TestServer: Sendable {
         try start(APIConfiguration(registration: registration, passwordCost: .minimum, maxBodyBytes: maxBodyBytes))
     }
 
-    /// Opens fresh stores and starts a server with exactly this API configuration.
-    func start(_ configuration: APIConfiguration) throws {
+    /// Opens fresh stores and starts a server with exactly this API configuration, on `port`
+    /// (0: any free one).
+    func start(_ configuration: APIConfiguration, port: UInt16 = 0) throws {
         let (journals, accounts) = try database.open()
         let api = API(
             journals: journals, accounts: accounts, configuration: configuration,
             environment: clock?.environment ?? .live, log: { [log] record in log.append(record) })
-        let server = api.server(ServerConfiguration(host: "127.0.0.1", port: 0, ioThreads: 2, workers: 2))
+        let server = api.server(ServerConfiguration(host: "127.0.0.1", port: port, ioThreads: 2, workers: 2))
         let port = try server.start()
         running.withLock { $0 = (server, api, port) }
     }

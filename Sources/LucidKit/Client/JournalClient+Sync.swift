@@ -1,5 +1,5 @@
 import Foundation
-import LucidModel
+public import LucidModel
 import LucidStore
 import LucidWire
 import Synchronization
@@ -176,5 +176,5 @@ extension Duration {
 
 extension Timestamp {
     /// This device's clock, to the millisecond.
-    static var now: Timestamp { Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+    public static var now: Timestamp { Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
 }

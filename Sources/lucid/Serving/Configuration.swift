@@ -159,6 +159,8 @@ struct Configuration: Equatable {
           lucid check [--database PATH]
                                   check a SQLite database (a backup, or one in use): one line
                                   per fault, then a summary
+          lucid journal COMMAND   your journal on this device, offline first, synced with a
+                                  server (lucid journal --help)
           lucid --help            show this help
           lucid --version         show the version
 

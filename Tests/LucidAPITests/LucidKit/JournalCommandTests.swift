@@ -1,0 +1,168 @@
+import Foundation
+import LucidAPI
+import LucidCrypto
+import LucidJSON
+import LucidKit
+import LucidModel
+import LucidStore
+import LucidWire
+import Testing
+
+/// `lucid journal`, the binary, driven as its users' scripts drive it: offline and back,
+/// exit statuses, rejected changes, and a `watch` that sends what another process adds.
+@Suite(.serialized) struct JournalCommandTests {
+    /// A state folder and a way to run `lucid journal` on it.
+    struct Terminal {
+        let state: URL
+
+        func run(_ arguments: [String], password: String? = TestClient.password) throws -> (status: Int32?, output: String, errors: String) {
+            let child = try ChildProcess(
+                ExecutableTests.binary, ["journal"] + arguments + ["--state", state.path],
+                environment: password.map { ["LUCID_PASSWORD": $0] } ?? [:])
+            let status = child.waitForExit(seconds: 30)
+            return (status, child.output, child.errors)
+        }
+
+        /// The command's `--json` output, read.
+        func json(_ arguments: [String]) throws -> JSONValue {
+            let result = try run(arguments + ["--json"])
+            guard result.status == 0 else { throw UnexpectedResponse(description: "\(arguments) exited \(String(describing: result.status)): \(result.errors)") }
+            return try JSONParser.parse(Array(result.output.utf8))
+        }
+    }
+
+    private func terminal(_ fixture: KitFixture) -> Terminal {
+        Terminal(state: fixture.folder.appendingPathComponent("terminal-\(UUID().uuidString)"))
+    }
+
+    @Test func changesMadeOfflineWaitUntilTheServerIsBackThenSyncOnce() throws {
+        let fixture = try KitFixture()
+        let port = try fixture.server.port
+        let terminal = terminal(fixture)
+        #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "offline"]).status == 0)
+
+        fixture.server.stop()
+        let added = try terminal.json(["add", "Flying over rooftops", "--creature", "unicorn:pink", "--effect", "magic", "--tag", "Night", "--lucid"])
+        guard case .string(let id)? = added["id"] else { throw UnexpectedResponse(description: "add printed no id") }
+        _ = try terminal.json(["favorite", "shark"])
+        let offline = try terminal.run(["sync"])
+        #expect(offline.status == 75)
+        let list = try terminal.json(["list"])
+        #expect(list["version"] == .number("0") && list["pending"] == .number("2"))
+        guard case .array(let dreams)? = list["dreams"], dreams.count == 1 else {
+            Issue.record("one dream listed: \(list)")
+            return
+        }
+        #expect(dreams[0]["id"] == .string(id))
+
+        try fixture.server.start(APIConfiguration(registration: .open, passwordCost: .minimum, maxBodyBytes: 1 << 20), port: port)
+        #expect(try terminal.run(["sync"]).status == 0)
+        #expect(try terminal.run(["sync"]).status == 0)
+        let synced = try terminal.json(["list"])
+        #expect(synced["version"] == .number("2") && synced["pending"] == .number("0"))
+        let status = try terminal.json(["status"])
+        #expect(status["pending"] == .array([]) && status["state"] == .string("idle") && status["signedIn"] == .bool(true))
+
+        let token = try #require(try DeviceAccounts(folder: terminal.state, transport: URLSessionTransport()).current()?.account.token)
+        let server = try fixture.serverSnapshot(token)
+        #expect(server.version == 2)
+        #expect(server.model.dreams.map { $0.id.uuidString.lowercased() } == [id])
+        #expect(server.model.favoriteCreature == .shark)
+        #expect(server.model.dreams.first?.tags == ["Night"] && server.model.dreams.first?.lucid == true)
+    }
+
+    @Test func aRevokedTokenExits77AndKeepsTheChangesForTheNextSignIn() throws {
+        let fixture = try KitFixture()
+        let terminal = terminal(fixture)
+        #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "revoked"]).status == 0)
+        let token = try #require(try DeviceAccounts(folder: terminal.state, transport: URLSessionTransport()).current()?.account.token)
+        _ = try TestClient(server: fixture.server).delete("/v1/sessions/current", token: token)
+        _ = try terminal.json(["add", "Kept through the sign-in"])
+
+        #expect(try terminal.run(["sync"]).status == 77)
+        let status = try terminal.json(["status"])
+        #expect(status["state"] == .string("needs-sign-in") && status["signedIn"] == .bool(false))
+        guard case .array(let pending)? = status["pending"], pending.count == 1 else {
+            Issue.record("the change is kept: \(status)")
+            return
+        }
+        #expect(try terminal.run(["sign-in", "--server", fixture.url.absoluteString, "--username", "revoked"]).status == 0)
+        #expect(try terminal.run(["sync"]).status == 0)
+        #expect(try terminal.json(["status"])["pending"] == .array([]))
+    }
+
+    @Test func aRejectedChangeIsReportedKeptAndCanBeDismissedOrRetried() throws {
+        let fixture = try KitFixture()
+        let phone = terminal(fixture), tablet = terminal(fixture)
+        #expect(try phone.run(["register", "--server", fixture.url.absoluteString, "--username", "twodevices"]).status == 0)
+        let added = try phone.json(["add", "Soon deleted elsewhere"])
+        guard case .string(let id)? = added["id"] else { throw UnexpectedResponse(description: "add printed no id") }
+        #expect(try phone.run(["sync"]).status == 0)
+
+        #expect(try tablet.run(["sign-in", "--server", fixture.url.absoluteString, "--username", "twodevices"]).status == 0)
+        #expect(try tablet.run(["sync"]).status == 0)
+        #expect(try tablet.run(["delete", String(id.prefix(8))]).status == 0)
+        #expect(try tablet.run(["sync"]).status == 0)
+
+        _ = try phone.json(["edit", id, "--description", "Edited on the phone"])
+        let sync = try phone.run(["sync"])
+        #expect(sync.status == 0)
+        #expect(sync.errors.contains("Rejected: edit \(id.prefix(8))") && sync.errors.contains("404"))
+        let status = try phone.json(["status"])
+        guard case .array(let rejected)? = status["rejected"], rejected.count == 1, case .string(let key)? = rejected[0]["key"] else {
+            Issue.record("one rejected change: \(status)")
+            return
+        }
+        #expect(rejected[0]["problem"]?["type"] == .string("/problems/not-found"))
+        #expect(rejected[0]["action"]?["type"] == .string("updateDream"))
+
+        #expect(try phone.run(["rejected", "retry", key]).status == 65)
+        #expect(try phone.run(["rejected", "dismiss", key]).status == 0)
+        #expect(try phone.json(["status"])["rejected"] == .array([]))
+        #expect(try phone.run(["rejected", "dismiss", key]).status == 65)
+    }
+
+    @Test func undoAndRedoWorkOfflineAndTheListMarksPendingDreams() throws {
+        let fixture = try KitFixture()
+        let terminal = terminal(fixture)
+        #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "undoer"]).status == 0)
+        _ = try terminal.json(["add", "First"])
+        let second = try terminal.json(["add", "Second"])
+        guard case .string(let id)? = second["id"] else { throw UnexpectedResponse(description: "add printed no id") }
+        #expect(try terminal.json(["undo"])["outcome"] == .string("Took back add \(id.prefix(8)) “Second” before it was sent."))
+        let list = try terminal.run(["list"])
+        #expect(list.status == 0 && list.output.contains("* ") && list.output.contains("First") && !list.output.contains("Second"))
+        #expect(list.output.contains("version 0 · 1 pending"))
+        _ = try terminal.json(["redo"])
+        #expect(try terminal.json(["list"])["pending"] == .number("2"))
+    }
+
+    @Test func watchSendsWhatAnotherProcessAddsAndAppliesWhatAnotherDeviceMakes() throws {
+        let fixture = try KitFixture()
+        let terminal = terminal(fixture)
+        #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "watcher"]).status == 0)
+        let watch = try ChildProcess(
+            ExecutableTests.binary, ["journal", "watch", "--state", terminal.state.path, "--json"])
+        defer {
+            watch.signal(SIGTERM)
+            _ = watch.waitForExit(seconds: 10)
+        }
+        _ = try terminal.json(["add", "Sent by the watcher"])
+        let token = try #require(try DeviceAccounts(folder: terminal.state, transport: URLSessionTransport()).current()?.account.token)
+        var sent = false
+        for _ in 0..<200 where !sent {
+            sent = (try? fixture.serverSnapshot(token).model.dreams.count) == 1
+            if !sent { usleep(50_000) }
+        }
+        #expect(sent)
+
+        _ = try TestClient(server: fixture.server).addDream(token, "Made on another device")
+        var applied = false
+        for _ in 0..<200 where !applied {
+            applied = (try? terminal.json(["list"])["version"]) == .number("2")
+            if !applied { usleep(50_000) }
+        }
+        #expect(applied)
+        #expect(try terminal.json(["list"])["pending"] == .number("0"))
+    }
+}

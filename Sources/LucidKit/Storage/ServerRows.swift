@@ -19,6 +19,11 @@ struct ServerRows {
             keys[id] = nil
         }
         let placed = Set(diff.inserted.map(\.dream.id)).union(diff.moved.map(\.id))
+        // A moved dream's old key goes first: a new key may fall exactly on it.
+        for move in diff.moved {
+            try connection.statement("DELETE FROM server_dreams WHERE id = ?").run(.text(move.id.uuidString))
+            keys[move.id] = nil
+        }
         // Dreams to place take keys in list order, each between its left neighbour's key and
         // the next dream's that stays where it was (those keep their order).
         for index in new.dreams.indices where placed.contains(new.dreams[index].id) {
@@ -31,10 +36,7 @@ struct ServerRows {
             let dream = new.dreams[index]
             let key = OrderKey.between(lower, upper)
             keys[dream.id] = key
-            try connection.statement("""
-                INSERT INTO server_dreams (id, order_key, body) VALUES (?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET order_key = excluded.order_key, body = excluded.body
-                """).run(.text(dream.id.uuidString), .text(key), .blob(JSONWriter.bytes(of: dream)))
+            try connection.statement("INSERT INTO server_dreams (id, order_key, body) VALUES (?, ?, ?)").run(.text(dream.id.uuidString), .text(key), .blob(JSONWriter.bytes(of: dream)))
         }
         for dream in diff.updated where !placed.contains(dream.id) {
             try connection.statement("UPDATE server_dreams SET body = ? WHERE id = ?")

@@ -34,17 +34,26 @@ import Testing
         let fixture = try KitFixture()
         let (device, client) = try await fixture.newUser()
         let dream = deviceDream("The answer got lost")
-        let change = try client.perform(.addDream(dream))
+        try client.perform(.addDream(dream))
+        #expect(await client.sync() == .synced)
+        // An edit, which the server would apply again as a new version if the retry were a
+        // new request: moving a dream and back is not idempotent.
+        try client.perform(.addDream(deviceDream("Second"), index: 0))
+        #expect(await client.sync() == .synced)
+        let change = try client.perform(.moveDream(id: dream.id, toIndex: 0))
         device.faults.plan(.dropAnswer)
 
         #expect(await client.sync() == .unreachable("the answer was lost (injected)"))
         #expect(client.view.pending.map(\.key) == [change.key])
         #expect(client.view.status.state.retryAt != nil)
+        try TestClient(server: fixture.server).apply(
+            try #require(client.store.account.token), [["type": "moveDream", "id": dream.id.uuidString, "toIndex": 1]])
 
         #expect(await client.sync() == .synced)
+        #expect(client.view.rejected.isEmpty)
         let server = try fixture.serverSnapshot(client.store.account.token)
-        #expect(server.version == 1)
-        #expect(server.model.dreams.map(\.id) == [dream.id])
+        #expect(server.version == 4)
+        #expect(server.model.dreams.last?.id == dream.id)
         #expect(client.view.merged == server.model)
     }
 

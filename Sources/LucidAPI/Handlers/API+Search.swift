@@ -35,7 +35,9 @@ extension API {
             offset = 0
         }
         let hits = searchWords.search(query, of: user.id, in: snapshot, among: candidates)
-        let page = hits[min(offset, hits.count)..<min(offset + limit, hits.count)]
+        // Clamped before adding: a cursor's offset may be as large as an Int can be.
+        let start = min(offset, hits.count)
+        let page = hits[start..<(start + min(limit, hits.count - start))]
         let terms = query.words
         return Reply.object(version: snapshot.version) { writer in
             writer.key("version"); writer.int(snapshot.version)

@@ -18,7 +18,7 @@ extension API {
     /// (an older version is searched dream by dream, the index holding only the newest).
     func searchDreams(_ call: SignedInCall) throws(Problem) -> Response {
         let user = call.user
-        let query = try call.dreamQuery()
+        let query = try DreamQuery(call.queryParameters)
         let limit = try call.integerParameter("limit", in: 1...100) ?? 50
         let snapshot: Snapshot, candidates: Set<UUID>?, offset: Int
         if let cursor = call.request.queryValue("cursor") {
@@ -68,62 +68,6 @@ extension API {
             guard let version else { return (try journals.head(of: user.id), nil) }
             return (try journals.model(of: user.id, at: version), nil)
         }
-    }
-}
-
-extension Call {
-    /// The longest `q`, in characters.
-    static var queryLengthLimit: Int { 1_000 }
-
-    /// What the query parameters of a search ask for; 400 naming the first one that is not
-    /// what it should be.
-    func dreamQuery() throws(Problem) -> DreamQuery {
-        var query = DreamQuery()
-        if let text = request.queryValue("q") {
-            guard text.count <= Self.queryLengthLimit else {
-                throw Problem.badParameter("q", "must be at most \(Self.queryLengthLimit) characters")
-            }
-            let terms = SearchTerms(text)
-            guard terms.count <= SearchTerms.wordLimit else {
-                throw Problem.badParameter("q", "must have at most \(SearchTerms.wordLimit) different words")
-            }
-            query.terms = terms
-        }
-        if let text = request.queryValue("creature") {
-            guard let kind = Creature.Kind(rawValue: text) else {
-                throw Problem.badParameter("creature", "must be one of \(Creature.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            query.creature = kind
-        }
-        for text in values("effect") {
-            guard let effect = Effect(rawValue: text) else {
-                throw Problem.badParameter("effect", "must be one of \(Effect.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            query.effects.insert(effect)
-        }
-        for tag in values("tag") {
-            if let problem = Dream.tagProblem(tag) { throw Problem.badParameter("tag", problem) }
-            query.tagKeys.insert(Dream.tagKey(tag))
-        }
-        if let text = request.queryValue("lucid") {
-            guard let lucid = ["true": true, "false": false][text] else { throw Problem.badParameter("lucid", "must be true or false") }
-            query.lucid = lucid
-        }
-        query.from = try dayParameter("from")
-        query.to = try dayParameter("to")
-        if let from = query.from, let to = query.to, from > to { throw Problem.badParameter("to", "must not be before from") }
-        if let text = request.queryValue("monthDay") {
-            guard let monthDay = MonthDay(text) else {
-                throw Problem.badParameter("monthDay", "must be a day of the year MM-DD, such as 02-29")
-            }
-            query.monthDay = monthDay
-        }
-        return query
-    }
-
-    /// Every value of the query parameter `name`, in the order sent.
-    func values(_ name: String) -> [String] {
-        request.query.filter { $0.name == name }.map(\.value)
     }
 }
 

@@ -11,8 +11,7 @@ extension API {
     /// answer keeps its `currentRun` as of its `today`.
     func stats(_ call: SignedInCall) throws(Problem) -> Response {
         let user = call.user
-        let from = try call.dayParameter("from"), to = try call.dayParameter("to")
-        if let from, let to, from > to { throw Problem.badParameter("to", "must not be before from") }
+        let (from, to) = try call.queryParameters.days()
         let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
         if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
         let today = Day(containing: environment.now())
@@ -34,15 +33,6 @@ extension API {
             writer.key("firstDreamtOn"); writer.optionalDay(stats.firstDreamtOn)
             writer.key("lastDreamtOn"); writer.optionalDay(stats.lastDreamtOn)
         }
-    }
-}
-
-extension Call {
-    /// A query parameter as a day, `YYYY-MM-DD`, or `nil` when absent.
-    func dayParameter(_ name: String) throws(Problem) -> Day? {
-        guard let text = request.queryValue(name) else { return nil }
-        guard let day = Day(text) else { throw Problem.badParameter(name, "must be a date YYYY-MM-DD") }
-        return day
     }
 }
 

@@ -1,6 +1,5 @@
 import Foundation
 import LucidHTTP
-import LucidJSON
 import LucidModel
 import LucidStore
 import LucidWire
@@ -10,8 +9,9 @@ extension API {
     /// best match first when `q` has words (the journal's order otherwise, and among equal
     /// matches), a page at a time, each with a snippet of its description that marks the
     /// words matched. The store's index finds the dreams that hold the words; which of them
-    /// match, their order and their snippets are worked out here over the head model, alike
-    /// for every store.
+    /// match and their order are worked out here over the head model, alike for every store,
+    /// and the page and its snippets by `SearchAnswer`, as a client works them out over its
+    /// own model.
     ///
     /// Like the list, a cursor pins the version of the first page: the next pages come from
     /// that version, so paging neither skips nor repeats a dream while the journal changes
@@ -19,42 +19,21 @@ extension API {
     func searchDreams(_ call: SignedInCall) throws(Problem) -> Response {
         let user = call.user
         let query = try DreamQuery(call.queryParameters)
-        let limit = try call.integerParameter("limit", in: 1...100) ?? 50
+        let limit = try call.integerParameter("limit", in: SearchAnswer.limits) ?? SearchAnswer.defaultLimit
         let snapshot: Snapshot, candidates: Set<UUID>?, offset: Int
-        if let cursor = call.request.queryValue("cursor") {
+        if let text = call.request.queryValue("cursor") {
             let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
-            let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, let version = Int(parts[0]), let start = Int(parts[1]),
-                  (0...head.version).contains(version), start >= 0
-            else { throw Problem.badParameter("cursor", "is not a cursor this journal gave out") }
-            (snapshot, candidates) = try searched(user, query, at: version)
-            offset = start
+            let cursor = try SearchCursor(text, newest: head.version)
+            (snapshot, candidates) = try searched(user, query, at: cursor.version)
+            offset = cursor.offset
         } else {
             (snapshot, candidates) = try searched(user, query, at: nil)
             if call.alreadyHas(version: snapshot.version) { return Reply.notModified(version: snapshot.version) }
             offset = 0
         }
         let hits = searchWords.search(query, of: user.id, in: snapshot, among: candidates)
-        // Clamped before adding: a cursor's offset may be as large as an Int can be.
-        let start = min(offset, hits.count)
-        let page = hits[start..<(start + min(limit, hits.count - start))]
-        let terms = query.words
-        return Reply.object(version: snapshot.version) { writer in
-            writer.key("version"); writer.int(snapshot.version)
-            writer.key("total"); writer.int(hits.count)
-            writer.key("items")
-            writer.beginArray()
-            for hit in page {
-                writer.beginObject()
-                writer.key("dream"); writer.value(hit.dream)
-                writer.key("snippet"); writer.snippet(SearchSnippet(description: hit.dream.description, terms: terms))
-                writer.endObject()
-            }
-            writer.endArray()
-            // `null` on the last page, as every paged answer says it.
-            writer.key("nextCursor")
-            if page.endIndex < hits.count { writer.string("\(snapshot.version).\(page.endIndex)") } else { writer.null() }
-        }
+        let answer = SearchAnswer(version: snapshot.version, hits: hits, terms: query.words, offset: offset, limit: limit)
+        return Reply.json(answer, version: snapshot.version)
     }
 
     /// The snapshot to search, at `version` or the newest, and the ids the index found for
@@ -68,19 +47,5 @@ extension API {
             guard let version else { return (try journals.head(of: user.id), nil) }
             return (try journals.model(of: user.id, at: version), nil)
         }
-    }
-}
-
-private extension JSONWriter {
-    /// `[{"text": …}, {"text": …, "match": true}, …]`.
-    mutating func snippet(_ snippet: SearchSnippet) {
-        beginArray()
-        for segment in snippet.segments {
-            beginObject()
-            key("text"); string(segment.text)
-            if segment.match { key("match"); bool(true) }
-            endObject()
-        }
-        endArray()
     }
 }

@@ -7,7 +7,9 @@ public import LucidStore
 public struct SearchAnswer: JSONRepresentable, Hashable, Sendable {
     /// A dream found, and the snippet of its description that marks the words matched.
     public struct Item: Hashable, Sendable {
+        /// The dream as it is in the version searched.
         public var dream: Dream
+        /// Its description around the first word matched, the words matched marked.
         public var snippet: SearchSnippet
 
         /// `dream` and its `snippet`.
@@ -26,6 +28,7 @@ public struct SearchAnswer: JSONRepresentable, Hashable, Sendable {
     public var version: Int
     /// How many dreams the search found, on every page.
     public var total: Int
+    /// The page's dreams, best match first.
     public var items: [Item]
     /// Where the next page begins; nil on the last page.
     public var nextCursor: SearchCursor?

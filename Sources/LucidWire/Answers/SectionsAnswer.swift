@@ -8,7 +8,9 @@ public import LucidStore
 public struct SectionsAnswer: JSONRepresentable, Hashable, Sendable {
     /// The batch update from the sections of version `since`.
     public struct Update: Hashable, Sendable {
+        /// The version the client's sections are of.
         public var since: Int
+        /// What turns those sections into the answer's.
         public var diff: SectionDiff
 
         /// The update `diff` from the sections of version `since`.
@@ -20,8 +22,11 @@ public struct SectionsAnswer: JSONRepresentable, Hashable, Sendable {
 
     /// The version sectioned.
     public var version: Int
+    /// How the dreams are grouped, written `groupBy`.
     public var grouping: Grouping
+    /// The sections of the version, in the grouping's order.
     public var sections: [Section]
+    /// The batch update from an earlier version's sections, when one was asked for.
     public var update: Update?
 
     /// An answer of these members.

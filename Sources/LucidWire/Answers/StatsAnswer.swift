@@ -12,6 +12,7 @@ public struct StatsAnswer: JSONRepresentable, Hashable, Sendable {
     public var to: Day?
     /// The day runs are judged against (`JournalStats.currentRun`).
     public var today: Day
+    /// What the dreams dreamt in the range show.
     public var stats: JournalStats
 
     /// An answer of these members.

@@ -124,6 +124,18 @@ struct SearchHTTPTests {
         }
     }
 
+    @Test func aCursorFarPastTheEndAnswersAnEmptyPage() throws {
+        try withServer { client in
+            let token = try client.register("far-pager")
+            _ = try client.addDream(token, "a quiet night")
+            for parameters in [[("cursor", "1.\(Int.max)")], [("q", "night"), ("limit", "100"), ("cursor", "1.\(Int.max - 1)")]] {
+                let far = try client.get(Self.path(parameters), token: token)
+                #expect(far.status == 200, "\(parameters): \(far.text)")
+                #expect(far.json["total"].int == 1 && far.json["items"].count == 0 && far.json["nextCursor"].isNull)
+            }
+        }
+    }
+
     @Test func aSearchSeesAWriteAnUndoAndARedoAtOnce() throws {
         try withServer { client in
             let token = try client.register("immediate")

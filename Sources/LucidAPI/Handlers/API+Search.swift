@@ -1,6 +1,5 @@
 import Foundation
 import LucidHTTP
-import LucidJSON
 import LucidModel
 import LucidStore
 import LucidWire
@@ -10,49 +9,31 @@ extension API {
     /// best match first when `q` has words (the journal's order otherwise, and among equal
     /// matches), a page at a time, each with a snippet of its description that marks the
     /// words matched. The store's index finds the dreams that hold the words; which of them
-    /// match, their order and their snippets are worked out here over the head model, alike
-    /// for every store.
+    /// match and their order are worked out here over the head model, alike for every store,
+    /// and the page and its snippets by `SearchAnswer`, as a client works them out over its
+    /// own model.
     ///
     /// Like the list, a cursor pins the version of the first page: the next pages come from
     /// that version, so paging neither skips nor repeats a dream while the journal changes
     /// (an older version is searched dream by dream, the index holding only the newest).
     func searchDreams(_ call: SignedInCall) throws(Problem) -> Response {
         let user = call.user
-        let query = try call.dreamQuery()
-        let limit = try call.integerParameter("limit", in: 1...100) ?? 50
+        let query = try DreamQuery(call.queryParameters)
+        let limit = try call.integerParameter("limit", in: SearchAnswer.limits) ?? SearchAnswer.defaultLimit
         let snapshot: Snapshot, candidates: Set<UUID>?, offset: Int
-        if let cursor = call.request.queryValue("cursor") {
+        if let text = call.request.queryValue("cursor") {
             let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
-            let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, let version = Int(parts[0]), let start = Int(parts[1]),
-                  (0...head.version).contains(version), start >= 0
-            else { throw Problem.badParameter("cursor", "is not a cursor this journal gave out") }
-            (snapshot, candidates) = try searched(user, query, at: version)
-            offset = start
+            let cursor = try SearchCursor(text, newest: head.version)
+            (snapshot, candidates) = try searched(user, query, at: cursor.version)
+            offset = cursor.offset
         } else {
             (snapshot, candidates) = try searched(user, query, at: nil)
             if call.alreadyHas(version: snapshot.version) { return Reply.notModified(version: snapshot.version) }
             offset = 0
         }
         let hits = searchWords.search(query, of: user.id, in: snapshot, among: candidates)
-        let page = hits[min(offset, hits.count)..<min(offset + limit, hits.count)]
-        let terms = query.words
-        return Reply.object(version: snapshot.version) { writer in
-            writer.key("version"); writer.int(snapshot.version)
-            writer.key("total"); writer.int(hits.count)
-            writer.key("items")
-            writer.beginArray()
-            for hit in page {
-                writer.beginObject()
-                writer.key("dream"); writer.value(hit.dream)
-                writer.key("snippet"); writer.snippet(SearchSnippet(description: hit.dream.description, terms: terms))
-                writer.endObject()
-            }
-            writer.endArray()
-            // `null` on the last page, as every paged answer says it.
-            writer.key("nextCursor")
-            if page.endIndex < hits.count { writer.string("\(snapshot.version).\(page.endIndex)") } else { writer.null() }
-        }
+        let answer = SearchAnswer(version: snapshot.version, hits: hits, terms: query.words, offset: offset, limit: limit)
+        return Reply.json(answer, version: snapshot.version)
     }
 
     /// The snapshot to search, at `version` or the newest, and the ids the index found for
@@ -66,75 +47,5 @@ extension API {
             guard let version else { return (try journals.head(of: user.id), nil) }
             return (try journals.model(of: user.id, at: version), nil)
         }
-    }
-}
-
-extension Call {
-    /// The longest `q`, in characters.
-    static var queryLengthLimit: Int { 1_000 }
-
-    /// What the query parameters of a search ask for; 400 naming the first one that is not
-    /// what it should be.
-    func dreamQuery() throws(Problem) -> DreamQuery {
-        var query = DreamQuery()
-        if let text = request.queryValue("q") {
-            guard text.count <= Self.queryLengthLimit else {
-                throw Problem.badParameter("q", "must be at most \(Self.queryLengthLimit) characters")
-            }
-            let terms = SearchTerms(text)
-            guard terms.count <= SearchTerms.wordLimit else {
-                throw Problem.badParameter("q", "must have at most \(SearchTerms.wordLimit) different words")
-            }
-            query.terms = terms
-        }
-        if let text = request.queryValue("creature") {
-            guard let kind = Creature.Kind(rawValue: text) else {
-                throw Problem.badParameter("creature", "must be one of \(Creature.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            query.creature = kind
-        }
-        for text in values("effect") {
-            guard let effect = Effect(rawValue: text) else {
-                throw Problem.badParameter("effect", "must be one of \(Effect.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            query.effects.insert(effect)
-        }
-        for tag in values("tag") {
-            if let problem = Dream.tagProblem(tag) { throw Problem.badParameter("tag", problem) }
-            query.tagKeys.insert(Dream.tagKey(tag))
-        }
-        if let text = request.queryValue("lucid") {
-            guard let lucid = ["true": true, "false": false][text] else { throw Problem.badParameter("lucid", "must be true or false") }
-            query.lucid = lucid
-        }
-        query.from = try dayParameter("from")
-        query.to = try dayParameter("to")
-        if let from = query.from, let to = query.to, from > to { throw Problem.badParameter("to", "must not be before from") }
-        if let text = request.queryValue("monthDay") {
-            guard let monthDay = MonthDay(text) else {
-                throw Problem.badParameter("monthDay", "must be a day of the year MM-DD, such as 02-29")
-            }
-            query.monthDay = monthDay
-        }
-        return query
-    }
-
-    /// Every value of the query parameter `name`, in the order sent.
-    func values(_ name: String) -> [String] {
-        request.query.filter { $0.name == name }.map(\.value)
-    }
-}
-
-private extension JSONWriter {
-    /// `[{"text": …}, {"text": …, "match": true}, …]`.
-    mutating func snippet(_ snippet: SearchSnippet) {
-        beginArray()
-        for segment in snippet.segments {
-            beginObject()
-            key("text"); string(segment.text)
-            if segment.match { key("match"); bool(true) }
-            endObject()
-        }
-        endArray()
     }
 }

@@ -1,5 +1,4 @@
 import LucidHTTP
-import LucidJSON
 import LucidModel
 import LucidStore
 import LucidWire
@@ -17,16 +16,7 @@ extension API {
         let old = try since.map { (since) throws(Problem) in
             try journal { () throws(JournalError) in try journals.model(of: user.id, at: since) }
         }
-        let sections = head.model.sections(by: grouping)
-        return Reply.object(version: head.version) { writer in
-            writer.key("version"); writer.int(head.version)
-            writer.key("groupBy"); writer.string(grouping.rawValue)
-            writer.key("sections"); writer.array(sections)
-            if let old {
-                writer.key("since"); writer.int(old.version)
-                writer.key("diff"); writer.value(SectionDiff(from: old.model.sections(by: grouping), to: sections))
-            }
-        }
+        return Reply.json(SectionsAnswer(head, by: grouping, since: old), version: head.version)
     }
 }
 

@@ -82,13 +82,13 @@ extension Call {
         alreadyHas(EntityTag(isWeak: false, opaque: Array(String(version).utf8)))
     }
 
+    /// The query parameters, read as every route reads them (a client answering offline
+    /// reads them through the same type).
+    var queryParameters: QueryParameters { QueryParameters(request.query) }
+
     /// A query parameter as an integer within `range`, or `nil` when absent.
     func integerParameter(_ name: String, in range: ClosedRange<Int>) throws(Problem) -> Int? {
-        guard let text = request.queryValue(name) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw Problem.badParameter(name, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
+        try queryParameters.integer(name, in: range)
     }
 }
 

@@ -156,6 +156,9 @@ enum JournalCommand {
             let result = await client.run()
             printing.cancel()
             return exitStatus(result)
+        case "search", "stats":
+            let arguments = try parse(rest, options: Set(JournalQueries.parameterNames.keys))
+            return try JournalQueries.run(command, arguments, client: try context.client(arguments))
         case "help", "--help", "-h":
             StandardStream.output(help + "\n")
             return 0
@@ -180,7 +183,8 @@ enum JournalCommand {
           lucid journal add DESCRIPTION [--creature KIND[:COLOR]] [--effect E]... [--tag T]... [--lucid] [--count N]
           lucid journal edit ID [--description T] [--creature KIND[:COLOR]] [--effect E]... [--tag T]... [--lucid true|false] [--count N]
           lucid journal delete ID | favorite KIND[:COLOR] | undo | redo
-          lucid journal list | status
+          lucid journal list | status | stats [--from D] [--to D]
+          lucid journal search [--q WORDS] [--creature K] [--effect E]... [--tag T]... [--lucid B] [--from D] [--to D] [--month-day MM-DD]
           lucid journal rejected dismiss|retry KEY
           lucid journal sync      exit 0: nothing left pending; 75: server unreachable or failing; 77: sign in again
           lucid journal watch     follow the server and send changes as they are made, until interrupted

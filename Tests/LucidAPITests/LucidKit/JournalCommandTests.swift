@@ -1,6 +1,7 @@
 import Foundation
 import LucidAPI
 import LucidCrypto
+import LucidHTTPTesting
 import LucidJSON
 import LucidKit
 import LucidModel
@@ -135,6 +136,30 @@ import Testing
         #expect(list.output.contains("version 0 · 1 pending"))
         _ = try terminal.json(["redo"])
         #expect(try terminal.json(["list"])["pending"] == .number("2"))
+    }
+
+    @Test func searchAndStatsAfterASyncAnswerWhatTheServersEndpointsAnswer() throws {
+        let fixture = try KitFixture()
+        let terminal = terminal(fixture)
+        #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "searcher"]).status == 0)
+        _ = try terminal.json(["add", "A moon over the violet tide", "--creature", "shark", "--tag", "sea", "--lucid"])
+        _ = try terminal.json(["add", "Glass stairs to the moon", "--effect", "rain", "--effect", "magic"])
+        _ = try terminal.json(["add", "An owl with a lantern", "--creature", "unicorn:white"])
+        #expect(try terminal.run(["sync"]).status == 0)
+        let token = try #require(try DeviceAccounts(folder: terminal.state, transport: URLSessionTransport()).current()?.account.token)
+        let server = TestClient(server: fixture.server)
+
+        for (options, query) in [(["--q", "moon"], "q=moon"), (["--tag", "sea", "--lucid", "true"], "tag=sea&lucid=true"),
+                                 (["--effect", "rain"], "effect=rain"), ([], "")] {
+            let local = try terminal.run(["search"] + options + ["--json"])
+            let remote = try server.get("/v1/dreams/search?" + query, token: token)
+            #expect(local.status == 0 && local.output == remote.text + "\n", "search \(options)")
+        }
+        let stats = try terminal.run(["stats", "--json"])
+        let remoteStats = try server.get("/v1/stats", token: token)
+        #expect(stats.status == 0 && stats.output == remoteStats.text + "\n")
+        let refused = try terminal.run(["search", "--creature", "griffin"])
+        #expect(refused.status == 64 && refused.errors.contains("creature"))
     }
 
     @Test func watchSendsWhatAnotherProcessAddsAndAppliesWhatAnotherDeviceMakes() throws {

@@ -189,6 +189,7 @@ let package = Package(
             exclude: ["Samples"]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
+        .testTarget(name: "LucidKitTests", dependencies: ["LucidKit", "LucidModel", "LucidStore", "LucidJSON", "LucidWire", "LucidTestSupport"]),
         .testTarget(name: "LucidPostgresTests", dependencies: ["LucidPostgres", "LucidPostgresTesting", "LucidStore", "LucidTestSupport"]),
         .testTarget(name: "LucidLayoutTests", dependencies: ["LucidLayout", "LucidModel"], exclude: ["Golden"]),
     ],

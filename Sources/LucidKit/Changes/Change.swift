@@ -1,6 +1,6 @@
 public import Foundation
 public import LucidModel
-import LucidWire
+import LucidJSON
 
 /// One change the user made on this device, waiting to reach the server: what it does and
 /// the idempotency key made once, when the user acted, and sent with every attempt, so a
@@ -74,19 +74,26 @@ public struct ProblemDocument: Hashable, Sendable {
         self.bytes = bytes
     }
 
-    /// The document in `bytes`, or one that says what came instead of a problem document.
+    /// The document in `bytes` (of any kind, also one this build does not know), or one that
+    /// says what came instead of a problem document.
     public init(status: Int, body bytes: [UInt8]) {
-        if let problem = try? Problem(wireBytes: bytes) {
-            let errors = problem.faults.map { fault in
-                switch fault.location {
-                case .pointer(let pointer): "\(pointer): \(fault.detail)"
-                case .parameter(let name): "\(name): \(fault.detail)"
+        guard let json = try? JSONParser.parse(bytes), case .string(let type)? = json["type"] else {
+            self.init(type: "about:blank", detail: "the server answered \(status) without a problem document", bytes: bytes)
+            return
+        }
+        var detail = ""
+        if case .string(let text)? = json["detail"] { detail = text }
+        var errors: [String] = []
+        if case .array(let faults)? = json["errors"] {
+            for fault in faults {
+                guard case .string(let text)? = fault["detail"] else { continue }
+                switch fault["pointer"] ?? fault["parameter"] {
+                case .string(let place)?: errors.append("\(place): \(text)")
+                default: errors.append(text)
                 }
             }
-            self.init(type: "/problems/\(problem.kind.rawValue)", detail: problem.detail, errors: errors, bytes: bytes)
-        } else {
-            self.init(type: "about:blank", detail: "the server answered \(status) without a problem document", bytes: bytes)
         }
+        self.init(type: type, detail: detail, errors: errors, bytes: bytes)
     }
 }
 

@@ -1,0 +1,62 @@
+import Foundation
+import LucidJSON
+@testable import LucidKit
+import LucidModel
+import Testing
+
+/// What each answer to a change means for it, and the request each change is sent as.
+@Suite struct ExchangeTests {
+    static func problem(_ kind: String) -> [UInt8] {
+        Array("{\"type\":\"/problems/\(kind)\",\"title\":\"t\",\"status\":0,\"detail\":\"d\"}".utf8)
+    }
+
+    static let cases: [(APIAnswer, String)] = [
+        (APIAnswer(status: 200, body: Array("{\"version\":4,\"diff\":{\"inserted\":[],\"updated\":[],\"deleted\":[],\"moved\":[]}}".utf8)), "accepted 4"),
+        (APIAnswer(status: 200, body: Array("{\"version\":4}".utf8)), "retry"),
+        (APIAnswer(status: 401, body: problem("unauthorized")), "sign in"),
+        (APIAnswer(status: 404, body: problem("not-found")), "rejected 404 /problems/not-found"),
+        (APIAnswer(status: 409, body: problem("dream-exists")), "rejected 409 /problems/dream-exists"),
+        (APIAnswer(status: 409, body: problem("idempotency-key-in-progress")), "retry"),
+        (APIAnswer(status: 412, body: problem("precondition-failed")), "rejected 412 /problems/precondition-failed"),
+        (APIAnswer(status: 422, body: problem("validation-failed")), "rejected 422 /problems/validation-failed"),
+        (APIAnswer(status: 418, body: problem("a-kind-of-a-newer-server")), "rejected 418 /problems/a-kind-of-a-newer-server"),
+        (APIAnswer(status: 422, body: Array("not json".utf8)), "rejected 422 about:blank"),
+        (APIAnswer(status: 429, headers: ["Retry-After": "7"]), "retry after 7"),
+        (APIAnswer(status: 500), "retry"),
+        (APIAnswer(status: 503, headers: ["Retry-After": "2"]), "retry after 2"),
+    ]
+
+    @Test(arguments: cases)
+    func anAnswerMeans(_ answer: APIAnswer, _ meaning: String) {
+        let described = switch Exchange.outcome(of: answer) {
+        case .accepted(let version, _): "accepted \(version)"
+        case .rejected(let status, let problem): "rejected \(status) \(problem.type)"
+        case .needsSignIn: "sign in"
+        case .retry(_, let after?): "retry after \(after)"
+        case .retry(_, nil): "retry"
+        }
+        #expect(described == meaning)
+    }
+
+    @Test func aChangeIsSentWithItsKeyAndAnUndoOnTheVersionItSaw() throws {
+        let dream = Dream(id: UUID(), description: "Sent", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
+        let add = Exchange.request(for: Change(key: "key-1", request: .action(.addDream(dream))), token: "t", serverVersion: 3)
+        #expect(add.method == "POST" && add.target == "/v1/actions")
+        #expect(add.headers["Idempotency-Key"] == "key-1" && add.headers["Authorization"] == "Bearer t")
+        let body = try JSONParser.parse(add.body ?? [])
+        #expect(body["actions"] == .array([try JSONParser.parse(Array("""
+            {"type":"addDream","dream":{"id":"\(dream.id.uuidString.lowercased())","description":"Sent","creature":{"kind":"shark"},"effects":[],"numberOfCreatures":1,"dreamtOn":"1970-01-01","lucid":false,"tags":[]}}
+            """.utf8))]))
+
+        let undo = Exchange.request(for: Change(key: "key-2", request: .undo(expected: 9)), token: nil, serverVersion: 3)
+        #expect(undo.target == "/v1/undo" && undo.headers["If-Match"] == "\"9\"" && undo.body == nil)
+        let waiting = Exchange.request(for: Change(key: "key-3", request: .redo(expected: nil)), token: nil, serverVersion: 3)
+        #expect(waiting.target == "/v1/redo" && waiting.headers["If-Match"] == "\"3\"")
+    }
+
+    @Test func theBackoffDoublesUpToItsMaximumAndHonoursRetryAfter() {
+        let policy = RetryPolicy(initial: .seconds(1), maximum: .seconds(10))
+        #expect((1...6).map { policy.delay(afterFailures: $0, retryAfter: nil) } == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10)])
+        #expect(policy.delay(afterFailures: 1, retryAfter: 30) == .seconds(30))
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+@testable import LucidKit
+import LucidModel
+import LucidStore
+import LucidTestSupport
+import Testing
+
+/// The device's journal as whole values: the fold, undo and redo on the queue, and what
+/// each answer from the server does to it.
+@Suite struct LocalJournalTests {
+    let time = Timestamp(millisecondsSince1970: 1_790_000_000_000)
+
+    func dream(_ description: String) -> Dream {
+        Dream(id: UUID(), description: description, creature: .dragon, createdAt: time)
+    }
+
+    func added(_ dreams: [Dream]) -> Model {
+        Model(dreams: DreamList(dreams))
+    }
+
+    @Test func theMergedViewIsAlwaysTheQueueFoldedOnTheServersStateByTheReducer() throws {
+        var random = RandomJournal(seed: 11)
+        var journal = LocalJournal(server: Snapshot(version: 3, model: added([dream("On the server")])))
+        var expected = journal.server.model
+        for index in 0..<40 {
+            let action = random.action(for: journal.merged)
+            _ = try journal.perform(action, key: "k\(index)")
+            expected = try expected.reduced(by: action)
+            #expect(journal.merged == expected)
+        }
+        #expect(journal.merged == LocalJournal.fold(journal.pending, on: journal.server.model))
+    }
+
+    @Test func anActionThatDoesNotApplyIsRefusedAndChangesNothing() {
+        var journal = LocalJournal()
+        let before = journal
+        #expect(throws: ReduceError.dreamNotFound(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)) {
+            _ = try journal.perform(.deleteDream(id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!), key: "k")
+        }
+        #expect(journal == before)
+    }
+
+    @Test func anActionThatNoLongerAppliesAfterARebaseIsLeftOutOfTheViewUntilTheServerRefusesIt() throws {
+        let kept = dream("Kept"), gone = dream("Deleted elsewhere")
+        var journal = LocalJournal(server: Snapshot(version: 1, model: added([kept, gone])))
+        _ = try journal.perform(.updateDream(id: gone.id, changes: DreamChanges(description: "Edited"), at: time), key: "edit")
+        _ = try journal.perform(.setFavoriteCreature(.shark), key: "favorite")
+        var deletion = ModelDiff()
+        deletion.deleted = [gone.id]
+        #expect(journal.receive(version: 2, diff: deletion) == .applied)
+        #expect(journal.merged == Model(favoriteCreature: .shark, dreams: DreamList([kept])))
+        #expect(journal.pending.map(\.key) == ["edit", "favorite"])
+    }
+
+    @Test func undoTakesBackAChangeThatNeverLeftTheDeviceAndRedoPutsItBackWithItsKey() throws {
+        var journal = LocalJournal()
+        let first = try journal.perform(.addDream(dream("One")), key: "one")
+        let afterOne = journal.merged
+        let second = try journal.perform(.addDream(dream("Two")), key: "two")
+        let afterTwo = journal.merged
+        #expect(journal.undo(key: "u1") == .tookBack(second))
+        #expect(journal.pending == [first])
+        #expect(journal.merged == afterOne)
+        #expect(journal.redo(key: "r1") == .tookBack(second))
+        #expect(journal.merged == afterTwo)
+        #expect(journal.pending == [first, second])
+        #expect(journal.redo(key: "r2") == .nothing)
+    }
+
+    @Test func aNewActionEmptiesTheRedoSteps() throws {
+        var journal = LocalJournal()
+        _ = try journal.perform(.addDream(dream("One")), key: "one")
+        _ = journal.undo(key: "u")
+        _ = try journal.perform(.setFavoriteCreature(.crusty), key: "favorite")
+        #expect(journal.redo(key: "r") == .nothing)
+    }
+
+    @Test func undoOfAChangeThatMayHaveBeenSentQueuesAServerUndoAfterItThatTakesItsVersion() throws {
+        var journal = LocalJournal(server: Snapshot(version: 7, model: .empty))
+        let before = journal.merged
+        _ = try journal.perform(.addDream(dream("Sent")), key: "sent")
+        journal.markSending("sent")
+        guard case .queued(let undo) = journal.undo(key: "undo") else {
+            Issue.record("a server undo is queued")
+            return
+        }
+        #expect(undo.request == .undo(expected: nil))
+        // The fold replays an undo of a pending action exactly.
+        #expect(journal.merged == before)
+
+        let sentDream = journal.pending[0].action.flatMap { if case .addDream(let dream, _) = $0 { dream } else { nil } }!
+        var diff = ModelDiff()
+        diff.inserted = [.init(index: 0, dream: sentDream)]
+        #expect(journal.acknowledge("sent", version: 8, diff: diff) == .applied)
+        #expect(journal.pending.map(\.request) == [.undo(expected: 8)])
+    }
+
+    @Test func undoWithNothingPendingIsConditionalOnTheVersionTheDeviceSaw() {
+        var journal = LocalJournal(server: Snapshot(version: 12, model: .empty))
+        guard case .queued(let undo) = journal.undo(key: "undo") else {
+            Issue.record("a server undo is queued")
+            return
+        }
+        #expect(undo.request == .undo(expected: 12))
+        #expect(journal.redo(key: "redo") == .cancelled(undo))
+        #expect(journal.pending.isEmpty)
+        guard case .queued(let again) = journal.undo(key: "again") else {
+            Issue.record("undo after the cancelled one queues again")
+            return
+        }
+        #expect(again.request == .undo(expected: 12))
+    }
+
+    @Test func anAcceptedChangeBeyondAGapStaysInTheViewUntilTheServersStateReachesIt() throws {
+        let mine = dream("Mine"), theirs = dream("Theirs")
+        var journal = LocalJournal(server: Snapshot(version: 1, model: .empty))
+        _ = try journal.perform(.addDream(mine), key: "mine")
+        var mineDiff = ModelDiff()
+        mineDiff.inserted = [.init(index: 1, dream: mine)]
+        // Version 2 was another device's: the answer's diff (from 2 to 3) cannot be applied to 1.
+        #expect(journal.acknowledge("mine", version: 3, diff: mineDiff) == .gap)
+        #expect(journal.merged.dreams.map(\.id) == [mine.id])
+        #expect(journal.unsent.isEmpty)
+
+        var catchUp = ModelDiff()
+        catchUp.inserted = [.init(index: 0, dream: theirs), .init(index: 1, dream: mine)]
+        #expect(journal.receive(version: 3, from: 1, diff: catchUp) == .applied)
+        #expect(journal.pending.isEmpty)
+        #expect(journal.merged.dreams.map(\.id) == [theirs.id, mine.id])
+    }
+
+    @Test func aVersionTheDeviceHasIsKnownAndOneBeyondAGapIsNotGuessed() {
+        var journal = LocalJournal(server: Snapshot(version: 4, model: .empty))
+        var diff = ModelDiff()
+        diff.favoriteCreature = .shark
+        #expect(journal.receive(version: 4, diff: diff) == .known)
+        #expect(journal.receive(version: 6, diff: diff) == .gap)
+        #expect(journal.server == Snapshot(version: 4, model: .empty))
+        #expect(journal.receive(version: 5, diff: diff) == .applied)
+        #expect(journal.server.model.favoriteCreature == .shark)
+    }
+
+    @Test func aRejectedChangeIsKeptWithItsProblemAndTheUndoWaitingOnItGoesWithIt() throws {
+        var journal = LocalJournal(server: Snapshot(version: 2, model: .empty))
+        _ = try journal.perform(.setFavoriteCreature(.shark), key: "favorite")
+        journal.markSending("favorite")
+        _ = journal.undo(key: "undo")
+        _ = try journal.perform(.setFavoriteCreature(.crusty), key: "later")
+        let problem = ProblemDocument(type: "/problems/not-found", detail: "no such dream", bytes: [])
+        journal.reject("favorite", status: 404, problem: problem)
+        #expect(journal.rejected == [RejectedChange(change: Change(key: "favorite", request: .action(.setFavoriteCreature(.shark)), mayHaveBeenSent: true), status: 404, problem: problem)])
+        #expect(journal.pending.map(\.key) == ["later"])
+        #expect(journal.merged.favoriteCreature == .crusty)
+        #expect(journal.dismiss("favorite") != nil)
+        #expect(journal.rejected.isEmpty)
+    }
+}

@@ -17,7 +17,7 @@ import PackageDescription
 /// route, store query, wire field or reducer case goes: see the README's "How it is built".
 let package = Package(
     name: "Lucid",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "LucidModel", targets: ["LucidModel"]),
         .library(name: "LucidStore", targets: ["LucidStore"]),
@@ -153,6 +153,12 @@ let package = Package(
             name: "lucid-bench-store",
             dependencies: ["LucidModel", "LucidStore", "LucidSQLite"],
             path: "Sources/BenchStore"
+        ),
+
+        .executableTarget(
+            name: "lucid-bench-kit",
+            dependencies: ["LucidKit", "LucidModel", "LucidStore"],
+            path: "Sources/BenchKit"
         ),
 
         .executableTarget(

@@ -74,6 +74,11 @@ extension LocalJournal {
         return rejected.remove(at: index)
     }
 
+    /// Marks the next change to send as possibly sent, ahead of sending it.
+    mutating func markNextSending() {
+        if let next = unsent.first, !next.mayHaveBeenSent { markSending(next.key) }
+    }
+
     /// Marks the change `key` as possibly sent: from now on undo will not drop it.
     public mutating func markSending(_ key: String) {
         guard let index = pending.firstIndex(where: { $0.key == key }) else { return }

@@ -23,7 +23,9 @@ extension JournalClient {
     }
 
     /// Sends pending changes, oldest first, each with its key, until none is left or one
-    /// cannot be answered now.
+    /// cannot be answered now. A change is marked as possibly sent in a transaction of its
+    /// own before its request goes; the next one, in the transaction that records the
+    /// answer before it, so a change costs the device one synced write.
     func sendPending() async -> SyncResult {
         while true {
             let change: Change, version: Int
@@ -48,7 +50,10 @@ extension JournalClient {
             case .accepted(let accepted, let diff):
                 let advance: LocalJournal.Advance
                 do throws(DeviceStoreError) {
-                    advance = try store.update { (journal) throws(Never) in journal.acknowledge(change.key, version: accepted, diff: diff) }.get()
+                    advance = try store.update { (journal) throws(Never) in
+                        defer { journal.markNextSending() }
+                        return journal.acknowledge(change.key, version: accepted, diff: diff)
+                    }.get()
                 } catch {
                     return report(.unreachable(error.description))
                 }
@@ -59,7 +64,10 @@ extension JournalClient {
                 }
             case .rejected(let status, let problem):
                 do throws(DeviceStoreError) {
-                    try store.update { (journal) throws(Never) in journal.reject(change.key, status: status, problem: problem) }.get()
+                    try store.update { (journal) throws(Never) in
+                        journal.reject(change.key, status: status, problem: problem)
+                        journal.markNextSending()
+                    }.get()
                 } catch {
                     return report(.unreachable(error.description))
                 }

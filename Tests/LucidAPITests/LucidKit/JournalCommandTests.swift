@@ -138,6 +138,31 @@ import Testing
         #expect(try terminal.json(["list"])["pending"] == .number("2"))
     }
 
+    @Test func aSyncKilledMidwayLosesNothingAndAppliesNothingTwice() throws {
+        let fixture = try KitFixture()
+        let terminal = terminal(fixture)
+        #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "killed"]).status == 0)
+        let store = try #require(try DeviceAccounts(folder: terminal.state, transport: URLSessionTransport()).current())
+        let client = JournalClient(store: store, transport: URLSessionTransport())
+        let ids = try (0..<300).map { index in
+            let dream = deviceDream("Written offline \(index)")
+            try client.perform(.addDream(dream))
+            return dream.id
+        }
+        for delay in [80_000, 200_000 as useconds_t] {
+            let sync = try ChildProcess(ExecutableTests.binary, ["journal", "sync", "--state", terminal.state.path])
+            usleep(delay)
+            sync.signal(SIGKILL)
+            _ = sync.waitForExit(seconds: 10)
+        }
+        #expect(try terminal.run(["sync"]).status == 0)
+        let status = try terminal.json(["status"])
+        #expect(status["pending"] == .array([]) && status["rejected"] == .array([]))
+        let server = try fixture.serverSnapshot(store.account.token)
+        #expect(server.version == 300)
+        #expect(Set(server.model.dreams.map(\.id)) == Set(ids) && server.model.dreams.count == 300)
+    }
+
     @Test func searchAndStatsAfterASyncAnswerWhatTheServersEndpointsAnswer() throws {
         let fixture = try KitFixture()
         let terminal = terminal(fixture)

@@ -1,0 +1,92 @@
+import Foundation
+import LucidKit
+import LucidModel
+import LucidStore
+
+// LucidKit's costs on a device: a local change at 10,000 dreams with 100 pending, the merged
+// view's rebuild after a new server version, and syncing 1,000 offline changes to a server
+// over loopback. Usage: lucid-bench-kit SERVER_URL (script/bench-kit starts the server).
+
+guard CommandLine.arguments.count == 2, let server = URL(string: CommandLine.arguments[1]) else {
+    print("usage: lucid-bench-kit http://127.0.0.1:PORT")
+    exit(64)
+}
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-bench-kit-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+}
+
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))]
+}
+
+func dream(_ index: Int) -> Dream {
+    Dream(id: UUID(), description: "Dream number \(index) of the benchmark, over the violet tide", creature: .dragon,
+          createdAt: .now)
+}
+
+func report(_ name: String, _ samples: [Double]) {
+    print(String(format: "%-44@ p50 %7.3f ms   p99 %7.3f ms   (%d samples)", name as NSString, percentile(samples, 0.5), percentile(samples, 0.99), samples.count))
+}
+
+// --- A local change at 10,000 dreams with 100 pending
+
+let account = AccountRecord(server: server, username: "bench", token: nil)
+let store = try DeviceStore(path: folder.appendingPathComponent("device.sqlite").path, creatingFor: account)
+var big = ModelDiff()
+big.inserted = (0..<10_000).map { ModelDiff.Insertion(index: $0, dream: dream($0)) }
+_ = try store.update { (journal) throws(Never) in journal.receive(version: 1, diff: big) }.get()
+let client = JournalClient(store: store, transport: URLSessionTransport())
+for index in 0..<100 { try client.perform(.addDream(dream(100_000 + index), index: index)) }
+
+let clock = ContinuousClock()
+var performs: [Double] = []
+for index in 0..<300 {
+    let target = client.view.merged.dreams[index * 7 % 10_000].id
+    let elapsed = try clock.measure {
+        try client.perform(.updateDream(id: target, changes: DreamChanges(lucid: index % 2 == 0), at: .now))
+    }
+    performs.append(milliseconds(elapsed))
+    try client.undo()
+}
+report("perform and persist (10,000 dreams, 100 pending)", performs)
+
+// --- The merged view's rebuild after a new server version (in memory, and persisted)
+
+var rebuilds: [Double] = [], persisted: [Double] = []
+var version = 1
+for index in 0..<100 {
+    var diff = ModelDiff()
+    var changed = client.view.merged.dreams[5_000 + index]
+    changed.description += " (edited on another device)"
+    diff.updated = [changed]
+    version += 1
+    var journal = store.journal
+    rebuilds.append(milliseconds(clock.measure { _ = journal.receive(version: version, diff: diff) }))
+    let next = version
+    persisted.append(milliseconds(try clock.measure {
+        _ = try store.update { (journal) throws(Never) in journal.receive(version: next, diff: diff) }.get()
+    }))
+}
+report("merged view rebuilt after a version", rebuilds)
+report("the same, written to the device's file", persisted)
+
+// --- Syncing 1,000 offline changes over loopback
+
+let counting = FaultInjectingTransport(URLSessionTransport())
+let accounts = DeviceAccounts(folder: folder.appendingPathComponent("sync"), transport: counting)
+_ = try await accounts.register(server: server, username: "bench\(UInt32.random(in: 0...UInt32.max))", password: "bench password \(UUID())")
+guard let syncStore = try accounts.current() else { fatalError("registered, so signed in") }
+let syncer = JournalClient(store: syncStore, transport: counting)
+for index in 0..<1_000 { try syncer.perform(.addDream(dream(index))) }
+let before = counting.sentAndFaulted.sent
+let start = clock.now
+let result = await syncer.sync()
+let seconds = milliseconds(clock.now - start) / 1_000
+print(String(format: "sync of 1,000 offline changes: %.2f s, %d requests, %@, version %d",
+             seconds, counting.sentAndFaulted.sent - before, "\(result)" as NSString, syncer.view.version))

@@ -13,8 +13,6 @@ enum JournalQueries {
                                  "from": "from", "to": "to", "month-day": "monthDay"]
 
     static func run(_ command: String, _ arguments: JournalArguments, client: JournalClient) throws -> Int32 {
-        let view = client.view
-        let snapshot = Snapshot(version: view.version, model: view.merged)
         var pairs: [(name: String, value: String)] = []
         for (option, name) in parameterNames.sorted(by: { $0.key < $1.key }) {
             for value in arguments.all(option) { pairs.append((name, value)) }
@@ -24,8 +22,7 @@ enum JournalQueries {
             switch command {
             case "search":
                 let query = try DreamQuery(parameters: pairs)
-                let hits = snapshot.model.search(query)
-                let answer = SearchAnswer(version: snapshot.version, hits: hits, terms: query.words, limit: max(hits.count, 1))
+                let answer = client.search(query, limit: max(client.view.merged.dreams.count, 1))
                 if json {
                     JournalOutput.json { $0.value(answer) }
                 } else {
@@ -34,7 +31,7 @@ enum JournalQueries {
                 }
             default:
                 let days = try QueryParameters(pairs).days()
-                let answer = StatsAnswer(snapshot, from: days.from, to: days.to, today: Day(containing: .now))
+                let answer = client.stats(from: days.from, to: days.to)
                 if json {
                     JournalOutput.json { $0.value(answer) }
                 } else {

@@ -1,7 +1,10 @@
 import Foundation
+import LucidHTTPTesting
+import LucidJSON
 import LucidKit
 import LucidModel
 import LucidStore
+import LucidWire
 import Testing
 
 /// Each rule of LucidKit's sync, against a real server: a change answers at once from the
@@ -205,6 +208,49 @@ import Testing
         #expect(reader.view.merged == server.model)
     }
 
+    @Test func aDeviceBackOnlineResumesTheStreamFromItsVersionWithoutFetchingWhatChanged() async throws {
+        let fixture = try KitFixture()
+        let (_, writer) = try await fixture.newUser("resumer")
+        let (device, reader) = try await fixture.signedIn("resumer")
+        try writer.perform(.addDream(deviceDream("Seen live")))
+        #expect(await writer.sync() == .synced)
+        #expect(await reader.sync() == .synced)
+        #expect(reader.view.version == 1)
+
+        // Offline for three versions, then following again: the stream resumes after version 1.
+        for index in 0..<3 {
+            try writer.perform(.addDream(deviceDream("Missed \(index)")))
+            #expect(await writer.sync() == .synced)
+        }
+        let before = device.faults.sentAndFaulted.sent
+        let following = Task { await reader.run() }
+        let caughtUp = await eventually { reader.view.version == 4 }
+        following.cancel()
+        _ = await following.value
+        #expect(caughtUp)
+        // One request: the stream. Nothing was fetched apart from it, nothing guessed.
+        #expect(device.faults.sentAndFaulted.sent - before == 1)
+        let server = try fixture.serverSnapshot(writer.store.account.token)
+        #expect(reader.view.merged == server.model)
+    }
+
+    @Test func searchStatsAndSectionsOverTheMergedViewAreTheServersAnswersAfterASync() async throws {
+        let fixture = try KitFixture()
+        let (_, client) = try await fixture.newUser()
+        try client.perform(.addDream(deviceDream("Moonlit stairs of glass", creature: .shark)))
+        try client.perform(.addDream(deviceDream("A moon in the tide", creature: .crusty)))
+        try client.perform(.addDream(deviceDream("Owls and lanterns")))
+        #expect(await client.sync() == .synced)
+        let token = client.store.account.token
+        let server = TestClient(server: fixture.server)
+        let search = client.search(try DreamQuery(parameters: [("q", "moon")]))
+        #expect(JSONWriter.text(of: search) == (try server.get("/v1/dreams/search?q=moon", token: token)).text)
+        #expect(JSONWriter.text(of: client.stats()) == (try server.get("/v1/stats", token: token)).text)
+        for grouping in Grouping.allCases {
+            #expect(JSONWriter.text(of: client.sections(by: grouping)) == (try server.get("/v1/sections?groupBy=\(grouping.rawValue)", token: token)).text)
+        }
+    }
+
     @Test func anotherUserOnTheSameDeviceNeitherSeesNorSendsTheFirstUsersQueue() async throws {
         let fixture = try KitFixture()
         let device = fixture.device("shared")
@@ -227,5 +273,14 @@ import Testing
         #expect(back.view.pending.map(\.key) == [queued.key])
         #expect(await back.sync() == .synced)
         #expect(try fixture.serverSnapshot(back.store.account.token).model.dreams.count == 1)
+    }
+}
+
+extension JSONWriter {
+    /// The JSON text of `value`.
+    static func text(of value: some JSONRepresentable) -> String {
+        var writer = JSONWriter()
+        writer.value(value)
+        return String(decoding: writer.takeBytes(), as: UTF8.self)
     }
 }

@@ -111,6 +111,13 @@ import Testing
         #expect(again.request == .undo(expected: 12))
     }
 
+    @Test func aNewJournalHasNothingToUndoOrRedo() {
+        var journal = LocalJournal()
+        #expect(journal.undo(key: "u") == .nothing)
+        #expect(journal.redo(key: "r") == .nothing)
+        #expect(journal == LocalJournal())
+    }
+
     @Test func anAcceptedChangeBeyondAGapStaysInTheViewUntilTheServersStateReachesIt() throws {
         let mine = dream("Mine"), theirs = dream("Theirs")
         var journal = LocalJournal(server: Snapshot(version: 1, model: .empty))

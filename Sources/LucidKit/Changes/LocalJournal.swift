@@ -111,6 +111,8 @@ public struct LocalJournal: Hashable, Sendable {
                 break
             }
         }
+        // A journal at version 0 with nothing queued has made no change to undo.
+        if pending.isEmpty, server.version == 0 { return .nothing }
         let change = Change(key: key, request: .undo(expected: pending.isEmpty ? server.version : nil))
         pending.append(change)
         redoSteps.append(.serverRedo)

@@ -234,6 +234,28 @@ import Testing
         #expect(reader.view.merged == server.model)
     }
 
+    @Test func aDeviceRefusedTheStreamFollowsByLongPoll() async throws {
+        let fixture = try KitFixture()
+        let (_, writer) = try await fixture.newUser("poller")
+        let refusing = FaultInjectingTransport(URLSessionTransport(timeout: 40)) { request in
+            request.target.hasPrefix("/v1/events") ? .answer(status: 429) : nil
+        }
+        let accounts = DeviceAccounts(folder: fixture.folder.appendingPathComponent("poller"), transport: refusing)
+        let reader = JournalClient(
+            store: try await accounts.signIn(server: fixture.url, username: "poller", password: TestClient.password), transport: refusing)
+        let following = Task { await reader.run() }
+        for index in 0..<3 {
+            try writer.perform(.addDream(deviceDream("Polled \(index)")))
+            #expect(await writer.sync() == .synced)
+        }
+        let caughtUp = await eventually { reader.view.version == 3 }
+        following.cancel()
+        _ = await following.value
+        #expect(caughtUp)
+        #expect(refusing.sentAndFaulted.faulted == 1)
+        #expect(reader.view.merged == (try fixture.serverSnapshot(writer.store.account.token)).model)
+    }
+
     @Test func searchStatsAndSectionsOverTheMergedViewAreTheServersAnswersAfterASync() async throws {
         let fixture = try KitFixture()
         let (_, client) = try await fixture.newUser()

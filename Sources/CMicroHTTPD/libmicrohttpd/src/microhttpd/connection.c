@@ -4543,9 +4543,9 @@ process_request_body (struct MHD_Connection *connection)
               mhd_assert (1 <= i);
               /* Found LF position */
               if (bare_lf_as_crlf)
-                chunk_size_line_len = i; /* Don't care about CR before LF */
+                chunk_size_line_len = i + 1; /* Don't care about CR before LF */
               else if ('\r' == buffer_head[i - 1])
-                chunk_size_line_len = i;
+                chunk_size_line_len = i + 1;
             }
             else
             { /* No ';' after "bad whitespace" */

@@ -90,6 +90,20 @@ struct HostileClientTests {
         }
     }
 
+    @Test func aPlainClientThatSendsOnAfterAMalformedChunkReadsTheAnswer() throws {
+        try withServer(maxBodyBytes: 1024, handler: echo) { _, port in
+            // libmicrohttpd answers a malformed chunk itself, at once, and closes the
+            // connection; what the client sends after it is drained first, so the client reads
+            // that answer rather than a reset.
+            let connection = try TestConnection(port: port, timeoutSeconds: 10)
+            try connection.send("POST /upload HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcXY\r\n")
+            usleep(50_000)
+            try connection.send([UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20))
+            #expect(try connection.readResponse().status == 400)
+            #expect(try connection.closedByPeer())
+        }
+    }
+
     @Test func aTransferEncodingOtherThanChunkedIsRefused() throws {
         try withServer(maxBodyBytes: 1024, handler: echo) { _, port in
             for framing in [

@@ -83,7 +83,10 @@ enum MHDCallbacks {
         } else if let connection {
             // Read and never answered by the server: libmicrohttpd answered a malformed body itself.
             let status = Int(lucid_mhd_queued_status(connection))
-            if status != 0 { context.application.answeredWithoutApplication(exchange.head, status: status) }
+            if status != 0 {
+                lingerAfterItsOwnAnswer(connection)
+                context.application.answeredWithoutApplication(exchange.head, status: status)
+            }
         }
         exchange.releaseBody()
         // A kept-alive connection may idle, then must send its next head in time.
@@ -99,9 +102,19 @@ enum MHDCallbacks {
     ) {
         let status = Int(lucid_mhd_queued_status(connection))
         guard status != 0 else { return }
+        lingerAfterItsOwnAnswer(connection)
         let address = ConnectionCallbacks.record(of: connection)?.address ?? RequestHead.clientAddress(of: connection)
         context.application.answeredWithoutApplication(
             Request(method: "", path: target.path, clientAddress: address), status: status)
+    }
+
+    /// libmicrohttpd closes a connection after an answer of its own, and sends it as soon as
+    /// it finds the fault, before the rest of what the client sends (the body after a
+    /// malformed head, the rest of a malformed chunked body): the socket is drained before it
+    /// is closed, as after the server's own early answers, so the client reads that answer
+    /// rather than a reset.
+    private static func lingerAfterItsOwnAnswer(_ connection: OpaquePointer) {
+        ConnectionCallbacks.record(of: connection)?.lingers.store(true, ordering: .relaxed)
     }
 
     /// First call for a request: copy and check its head, ask the application, and answer at

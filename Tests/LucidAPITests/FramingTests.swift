@@ -281,9 +281,14 @@ struct FramingTests {
             #expect(withoutJournal(response.header("ETag")) == "\"0\"")
             #expect(response.header("Content-Length") == nil)
             #expect(response.header("Transfer-Encoding") == nil)
-            // Without a length, the end of the answer is the end of the connection.
-            #expect(response.header("Connection") == "close")
-            #expect(try connection.closedByPeer())
+            // A 304 has no body, so its head is the whole answer: the connection stays open,
+            // and the next request on it is served.
+            #expect(response.header("Connection") == nil)
+            #expect(try !connection.closedByPeerWithin(milliseconds: 100))
+            let next = try connection.exchange(
+                "GET /v1/model HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nIf-None-Match: \"0\"\r\n\r\n")
+            #expect(next.status == 304)
+            #expect(try connection.request(method: "GET", path: "/healthz").status == 200)
         }
     }
 }

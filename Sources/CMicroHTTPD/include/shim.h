@@ -282,35 +282,16 @@ lucid_mhd_head_cut (struct MHD_Connection *connection, const char *method,
   return LUCID_HEAD_WHOLE;
 }
 
-/// The reader of lucid_mhd_create_unframed_response, which is never asked for bytes.
-static inline ssize_t
-lucid_no_body (void *cls, uint64_t pos, char *buf, size_t max)
-{
-  (void) cls; (void) pos; (void) buf; (void) max;
-  return MHD_CONTENT_READER_END_OF_STREAM;
-}
-
-/// A response without a body that libmicrohttpd frames with neither Content-Length nor
-/// Transfer-Encoding, for a 304: RFC 9110 section 8.6 allows a Content-Length there only
-/// if it is the length the 200 would have had, which the server does not know, and 0.9.75
-/// writes one for every response of known size (0 for an empty one). A response of unknown
-/// size gets none, and its reader is never asked for bytes, since a 304 has no body; but to
-/// an HTTP/1.1 client 0.9.75 would send it chunked, with a last chunk after the head that
-/// the client would read as the start of the next response. MHD_RF_HTTP_1_0_COMPATIBLE_STRICT
-/// forbids chunking (the status line stays HTTP/1.1). Without a length or chunks,
-/// libmicrohttpd can only end the response by closing the connection, and does.
+/// An empty response for a `304` that libmicrohttpd frames with neither `Content-Length` nor
+/// `Transfer-Encoding` (MHD_RF_HEAD_ONLY_RESPONSE, since 0.9.77): RFC 9110 section 8.6 allows
+/// a `Content-Length` there only if it is the length the `200` would have had, which the
+/// server does not know, and libmicrohttpd writes one for every other response of known size
+/// (0 for an empty one). A `304` has no body, so the connection stays open for the next
+/// request (0.9.75 could end such an answer only by closing the connection).
 static inline struct MHD_Response *
-lucid_mhd_create_unframed_response (void)
+lucid_mhd_create_not_modified_response (void)
 {
-  struct MHD_Response *response =
-    MHD_create_response_from_callback (MHD_SIZE_UNKNOWN, 64, lucid_no_body, NULL, NULL);
-  if ( (NULL != response)
-       && (MHD_YES != MHD_set_response_options (response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END)) )
-  {
-    MHD_destroy_response (response);
-    return NULL;
-  }
-  return response;
+  return MHD_create_response_empty (MHD_RF_HEAD_ONLY_RESPONSE);
 }
 
 /// The socket of a connection, or -1. Only valid while libmicrohttpd holds the

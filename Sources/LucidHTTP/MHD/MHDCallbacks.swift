@@ -251,10 +251,10 @@ enum MHDCallbacks {
     }
 
     /// Turns a `Response` into an MHD response and queues it on `connection`. A 304 goes out
-    /// without `Content-Length` (see `lucid_mhd_create_unframed_response`), and so closes
-    /// the connection after it.
+    /// without `Content-Length` (see `lucid_mhd_create_not_modified_response`), and the
+    /// connection stays open after it.
     static func queue(_ response: Response, on connection: OpaquePointer, close: Bool) -> MHD_Result {
-        if response.status == 304, let created = lucid_mhd_create_unframed_response() {
+        if response.status == 304, let created = lucid_mhd_create_not_modified_response() {
             return queue(created, response, on: connection, close: close)
         }
         let created = response.body.withUnsafeBytes { bytes in

@@ -258,11 +258,9 @@ enum MHDCallbacks {
             return queue(created, response, on: connection, close: close)
         }
         let created = response.body.withUnsafeBytes { bytes in
-            // MUST_COPY: libmicrohttpd copies the bytes before returning, so the
-            // borrowed pointer does not escape this closure, and it never
-            // writes through it (the mutable cast only satisfies the signature).
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            // libmicrohttpd copies the bytes before returning, so the borrowed pointer does
+            // not escape this closure.
+            MHD_create_response_from_buffer_copy(bytes.count, bytes.baseAddress)
         }
         guard let created else { return .NO }
         return queue(created, response, on: connection, close: close)

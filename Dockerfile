@@ -10,7 +10,8 @@
 
 # ---------------------------------------------------------------- build
 # The toolchain the code is developed and tested with (Swift 6.3.1), on Debian 12 like the
-# runtime stage, so the C libraries it links against are the very ones installed below.
+# runtime stage, so the C libraries it links against are the very ones installed below
+# (libmicrohttpd is not among them: it is built from Sources/CMicroHTTPD, into the binary).
 FROM swift:6.3.1-bookworm AS build
 
 # DL3008 (pin apt versions) is ignored on purpose: Debian security updates replace package
@@ -18,7 +19,6 @@ FROM swift:6.3.1-bookworm AS build
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libmicrohttpd-dev \
         libpq-dev \
         libsodium-dev \
         libsqlite3-dev \
@@ -43,7 +43,6 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         ca-certificates \
         curl \
-        libmicrohttpd12 \
         libpq5 \
         libsodium23 \
         libsqlite3-0 \

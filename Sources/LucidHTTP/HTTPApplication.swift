@@ -134,6 +134,10 @@ public enum Refusal: Equatable, Sendable {
 /// Why the server refuses a request's head before the application admits it: each is a head
 /// that could hide a request from a proxy in front of the server or from the server itself
 /// (request smuggling), or one RFC 9112 tells a server to answer 400 and close.
+/// libmicrohttpd 1.0.1 refuses some of these shapes itself, before the server sees the head
+/// (a NUL, a bare CR, whitespace before a colon, a fold, a missing `Host`: README, "Malformed
+/// requests"); the server's checks cover the others, and those too should a later version
+/// let them through.
 public enum HeadFlaw: Equatable, Sendable {
     /// The request line holds a NUL byte (which would have cut the target short), or the
     /// target a space or another control character.

@@ -45,6 +45,15 @@ struct ServerTests {
         }
     }
 
+    @Test func aBrokenEscapeInTheQueryStaysAsSent() throws {
+        try withServer { _, port in
+            // Not `%` and two hex digits: kept, as 0.9.75 kept it (1.0.1 alone would make each
+            // of these names and values empty).
+            let response = try TestConnection(port: port).exchange("GET /q?a=%zz&b=100%&%2=1&c=%41 HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(response.text.hasPrefix("GET /q\nquery a=%zz\nquery b=100%\nquery %2=1\nquery c=A\n"))
+        }
+    }
+
     @Test func postWithContentLength() throws {
         try withServer { _, port in
             let connection = try TestConnection(port: port)

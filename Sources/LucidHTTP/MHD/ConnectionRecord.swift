@@ -34,8 +34,9 @@ final class ConnectionRecord: Sendable {
     let address: String
     /// When the current phase must be over, in ``MonotonicClock`` milliseconds; 0: no deadline.
     let deadline = Atomic<Int64>(0)
-    /// Set when an answer went out before the body was read: the socket is then drained
-    /// before it is closed, so the client reads the answer rather than a reset.
+    /// Set when an answer went out before the body was read (the server's, or one
+    /// libmicrohttpd sent itself): the socket is then drained before it is closed, so the
+    /// client reads the answer rather than a reset.
     let lingers = Atomic<Bool>(false)
 
     init(socket: Int32, address: String) {

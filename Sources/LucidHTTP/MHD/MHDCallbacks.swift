@@ -83,7 +83,10 @@ enum MHDCallbacks {
         } else if let connection {
             // Read and never answered by the server: libmicrohttpd answered a malformed body itself.
             let status = Int(lucid_mhd_queued_status(connection))
-            if status != 0 { context.application.answeredWithoutApplication(exchange.head, status: status) }
+            if status != 0 {
+                lingerAfterItsOwnAnswer(connection)
+                context.application.answeredWithoutApplication(exchange.head, status: status)
+            }
         }
         exchange.releaseBody()
         // A kept-alive connection may idle, then must send its next head in time.
@@ -99,9 +102,19 @@ enum MHDCallbacks {
     ) {
         let status = Int(lucid_mhd_queued_status(connection))
         guard status != 0 else { return }
+        lingerAfterItsOwnAnswer(connection)
         let address = ConnectionCallbacks.record(of: connection)?.address ?? RequestHead.clientAddress(of: connection)
         context.application.answeredWithoutApplication(
             Request(method: "", path: target.path, clientAddress: address), status: status)
+    }
+
+    /// libmicrohttpd closes a connection after an answer of its own, and sends it as soon as
+    /// it finds the fault, before the rest of what the client sends (the body after a
+    /// malformed head, the rest of a malformed chunked body): the socket is drained before it
+    /// is closed, as after the server's own early answers, so the client reads that answer
+    /// rather than a reset.
+    private static func lingerAfterItsOwnAnswer(_ connection: OpaquePointer) {
+        ConnectionCallbacks.record(of: connection)?.lingers.store(true, ordering: .relaxed)
     }
 
     /// First call for a request: copy and check its head, ask the application, and answer at
@@ -238,18 +251,16 @@ enum MHDCallbacks {
     }
 
     /// Turns a `Response` into an MHD response and queues it on `connection`. A 304 goes out
-    /// without `Content-Length` (see `lucid_mhd_create_unframed_response`), and so closes
-    /// the connection after it.
+    /// without `Content-Length` (see `lucid_mhd_create_not_modified_response`), and the
+    /// connection stays open after it.
     static func queue(_ response: Response, on connection: OpaquePointer, close: Bool) -> MHD_Result {
-        if response.status == 304, let created = lucid_mhd_create_unframed_response() {
+        if response.status == 304, let created = lucid_mhd_create_not_modified_response() {
             return queue(created, response, on: connection, close: close)
         }
         let created = response.body.withUnsafeBytes { bytes in
-            // MUST_COPY: libmicrohttpd copies the bytes before returning, so the
-            // borrowed pointer does not escape this closure, and it never
-            // writes through it (the mutable cast only satisfies the signature).
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            // libmicrohttpd copies the bytes before returning, so the borrowed pointer does
+            // not escape this closure.
+            MHD_create_response_from_buffer_copy(bytes.count, bytes.baseAddress)
         }
         guard let created else { return .NO }
         return queue(created, response, on: connection, close: close)

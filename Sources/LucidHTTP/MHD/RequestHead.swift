@@ -7,8 +7,9 @@ struct RequestHead {
     var framing: BodyFraming
     /// The head frames its body in a way this server does not read: a `Transfer-Encoding`
     /// other than `chunked` (`chunked, identity` too), or one beside a `Content-Length` (a
-    /// request-smuggling shape). libmicrohttpd would read such a body until the connection
-    /// closes.
+    /// request-smuggling shape). libmicrohttpd 1.0.1 refuses the first itself when it is the
+    /// only such field, and the second at discipline level 1; a second field is for the
+    /// server to see.
     var unsupportedFraming: Bool
     /// Why the head must be refused before admission, if it must.
     var flaw: HeadFlaw?
@@ -52,8 +53,8 @@ struct RequestHead {
             // answers a malformed one itself); one beyond Int is refused by the body limit.
             framing = lengths.first.map { length in Int(length).map { $0 > 0 ? .length($0) : .none } ?? .length(.max) } ?? .none
         } else if encodings.count == 1, lengths.isEmpty, encodings[0].lowercased() == "chunked" {
-            // Exactly as libmicrohttpd compares it, which then reads the chunks: `chunked `
-            // (a trailing space) it would read as a body lasting until the connection closes.
+            // Exactly as libmicrohttpd compares it, which then reads the chunks (it has taken
+            // the spaces and tabs around the value off, as RFC 9110 section 5.5 says).
             framing = .chunked
         } else {
             // Say how long the body claims to be, so an oversized one can still get its 413.

@@ -18,10 +18,12 @@ final class RequestTarget {
     /// a target in absolute form, the path after its authority (`/` if none follows).
     let path: String
     let form: Form
-    /// How many bytes libmicrohttpd handed over: up to the first NUL, if the client sent one.
+    /// How many bytes libmicrohttpd handed over: up to the first NUL, had the client sent one
+    /// (1.0.1 refuses a NUL in the request line itself).
     let length: Int
     /// The target holds a byte that no request-target may: a space, or a control character
-    /// (RFC 3986 allows neither, raw). libmicrohttpd would pass them on.
+    /// (RFC 3986 allows neither, raw). libmicrohttpd 1.0.1 refuses a space, NUL, CR, LF, VT
+    /// and FF itself, and passes the others on (a tab, DEL, `\u{1}`…).
     let hasForbiddenByte: Bool
 
     /// The target `raw`, as the URI log callback saw it.

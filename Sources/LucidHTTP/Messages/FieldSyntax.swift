@@ -4,7 +4,8 @@
 enum FieldSyntax {
     /// Whether `name` is a token (RFC 9110 section 5.6.2): not empty, and only letters,
     /// digits and ``tokenSymbols``. `Content-Length :` (a space before the colon) is not,
-    /// and a proxy may read that field as `Content-Length` where libmicrohttpd ignores it.
+    /// and a proxy may read that field as `Content-Length` where libmicrohttpd 0.9.75 ignored
+    /// it (1.0.1 refuses whitespace in a name itself, but not `(` or `/`).
     static func isToken(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { byte in
             switch byte {
@@ -26,7 +27,8 @@ enum FieldSyntax {
     }
 
     /// `value` without the spaces and tabs around it, which are not part of a field's value
-    /// (RFC 9110 section 5.5); libmicrohttpd leaves those after it in place.
+    /// (RFC 9110 section 5.5); libmicrohttpd 1.0.1 takes them off itself, 0.9.75 left those
+    /// after it in place.
     static func trimmed(_ value: String) -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         return String(value.drop(while: isSpace).reversed().drop(while: isSpace).reversed())

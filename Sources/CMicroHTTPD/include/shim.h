@@ -4,8 +4,7 @@
 // Fixed-arity wrappers around libmicrohttpd's variadic calls, which Swift
 // cannot call directly, and the few socket calls whose C structs Swift should
 // not build (sockaddr, the packed epoll_event). Everything here is
-// `static inline`, so the module stays a header-only system library that
-// links "microhttpd".
+// `static inline`; libmicrohttpd itself (1.0.1) is built from ../libmicrohttpd.
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,26 +15,67 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <microhttpd.h>
+#include <unistd.h>
+#include "../libmicrohttpd/src/include/microhttpd.h"
 
 /// Returned through `error_out` when `host` is neither an IPv4 nor an IPv6
 /// literal. Negative, so it can never be mistaken for an errno value.
 #define LUCID_MHD_INVALID_HOST (-1)
 
-/// Starts a daemon with an internal thread pool (poll() or epoll loops, as `flags` say), bound to `host:port`
-/// (an IPv4 or IPv6 literal; port 0 lets the kernel pick).
+/// MHD_OPTION_UNESCAPE_CALLBACK: percent-decoding of the target and its query arguments as
+/// 0.9.75 did it, where an escape that is not `%` and two hex digits stays as sent. 1.0.1's
+/// own decoding at discipline level 0 and above gives an argument with such an escape an
+/// empty name or value (`?q=100%` arrives as `q` empty).
+static inline size_t
+lucid_unescape (void *cls, struct MHD_Connection *connection, char *value)
+{
+  (void) cls; (void) connection;
+  return MHD_http_unescape (value);
+}
+
+/// A listening TCP socket bound to `address` (of `length` bytes), set up as libmicrohttpd
+/// sets up its own: close-on-exec, SO_REUSEADDR, IPv6 only for an IPv6 address, the
+/// system's largest backlog. Returns it, or -1 with `*error_out` set to errno as the
+/// failing call left it (EADDRINUSE, EACCES, ...).
+static inline int
+lucid_listen (const struct sockaddr *address, socklen_t length, int *error_out)
+{
+  int on = 1;
+  int fd = socket (address->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+  {
+    *error_out = errno;
+    return -1;
+  }
+  (void) setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof (on));
+  if (AF_INET6 == address->sa_family)
+    (void) setsockopt (fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof (on));
+  if ( (0 != bind (fd, address, length)) || (0 != listen (fd, SOMAXCONN)) )
+  {
+    *error_out = errno;
+    (void) close (fd);
+    return -1;
+  }
+  return fd;
+}
+
+/// Starts a daemon with an internal thread pool (poll() or epoll loops, as `flags` say), listening on
+/// `host:port` (an IPv4 or IPv6 literal; port 0 lets the kernel pick).
 ///
-/// The socket address is parsed here rather than in Swift so that the
-/// `sockaddr` casts stay in C. libmicrohttpd binds inside MHD_start_daemon
-/// and does not keep the address pointer, so a stack address is enough.
+/// The socket address is parsed here rather than in Swift so that the `sockaddr` casts
+/// stay in C. The listening socket is made here too (lucid_listen) and handed over with
+/// MHD_OPTION_LISTEN_SOCKET: when libmicrohttpd 1.0.1 fails to bind or listen itself, it
+/// closes its socket twice, so the errno it leaves says EBADF instead of why, and the
+/// second close could take a descriptor another thread has just opened. From the call on,
+/// the socket is libmicrohttpd's: it closes it when it stops, or when it fails to start.
 ///
 /// `per_address_limit` caps the connections from one client address (0: no cap);
 /// `accept_policy` may turn a new connection away; `notify_connection` hears of every
 /// connection's start and end; `uri_log` sees each request-target as sent, before
 /// libmicrohttpd decodes it in place (after which a decoded `%00` would end it).
 ///
-/// Returns NULL on failure with `*error_out` set to errno as it was right
-/// after MHD_start_daemon returned (EADDRINUSE, EACCES, ...), or to
+/// Returns NULL on failure with `*error_out` set to the errno of the call that failed
+/// (EADDRINUSE, EACCES, ... from binding; 0 if libmicrohttpd failed without saying), or to
 /// LUCID_MHD_INVALID_HOST. errno is read before anything else can clobber it.
 static inline struct MHD_Daemon *
 lucid_mhd_start (unsigned int flags,
@@ -59,7 +99,7 @@ lucid_mhd_start (unsigned int flags,
 {
   struct sockaddr_in v4;
   struct sockaddr_in6 v6;
-  const struct sockaddr *address;
+  int listening;
 
   memset (&v4, 0, sizeof (v4));
   memset (&v6, 0, sizeof (v6));
@@ -67,28 +107,29 @@ lucid_mhd_start (unsigned int flags,
   {
     v4.sin_family = AF_INET;
     v4.sin_port = htons (port);
-    address = (const struct sockaddr *) &v4;
+    listening = lucid_listen ((const struct sockaddr *) &v4, sizeof (v4), error_out);
   }
   else if (1 == inet_pton (AF_INET6, host, &v6.sin6_addr))
   {
     v6.sin6_family = AF_INET6;
     v6.sin6_port = htons (port);
-    address = (const struct sockaddr *) &v6;
-    flags |= MHD_USE_IPv6;
+    listening = lucid_listen ((const struct sockaddr *) &v6, sizeof (v6), error_out);
   }
   else
   {
     *error_out = LUCID_MHD_INVALID_HOST;
     return NULL;
   }
+  if (listening < 0)
+    return NULL;
 
   errno = 0;
   struct MHD_Daemon *daemon =
     MHD_start_daemon (flags,
-                      port, /* ignored: MHD_OPTION_SOCK_ADDR wins */
+                      port, /* ignored: MHD_OPTION_LISTEN_SOCKET wins */
                       accept_policy, accept_cls,
                       access_handler, access_cls,
-                      MHD_OPTION_SOCK_ADDR, address,
+                      MHD_OPTION_LISTEN_SOCKET, listening,
                       MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
                       MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                       MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
@@ -98,15 +139,19 @@ lucid_mhd_start (unsigned int flags,
                       MHD_OPTION_NOTIFY_CONNECTION, notify_connection,
                       notify_cls,
                       MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
-                      /* 0, not 1 or -1: in 0.9.75, 1 closes a connection whose
-                         request-target holds a space without answering, and answers
-                         an HTTP/1.1 request without Host with its own HTML 400 whose
-                         head goes out twice (parse_connection_headers queues it, then
-                         the state machine builds the head again); -1 answers
-                         whitespace before a field's colon with its own HTML 400. At 0
-                         these requests reach the access callback, where the server
-                         refuses each with the application's answer (RequestCheck). */
-                      MHD_OPTION_STRICT_FOR_CLIENT, (int) 0,
+                      MHD_OPTION_UNESCAPE_CALLBACK, lucid_unescape, (void *) NULL,
+                      /* 1, not the default 0. At 0, 1.0.1 joins a folded field line
+                         (obs-fold) into its field in place, where the server cannot see it,
+                         and serves it, though a proxy that does not fold may read that head
+                         otherwise; and it answers a space, tab, VT or FF in the target with
+                         its own 301 to the target percent-encoded. At 1 it answers a fold and
+                         a space in the target with 400 (a tab reaches the server's check, a
+                         VT or FF closes the connection), and a bare LF line end too. Below 0
+                         it replaces a NUL or bare CR in a field value with a space, which the
+                         server could then no longer refuse. (At any level 1.0.1 refuses
+                         itself much of what the server's checks refused after 0.9.75: README,
+                         "Malformed requests".) */
+                      MHD_OPTION_CLIENT_DISCIPLINE_LVL, (int) 1,
                       MHD_OPTION_END);
   *error_out = (NULL == daemon) ? errno : 0;
   return daemon;
@@ -130,20 +175,34 @@ struct lucid_head_walk
   int whole;
 };
 
-/// Whether the bytes from `from` up to `to` are one line end as libmicrohttpd leaves it
-/// (CRLF or a bare LF, each byte overwritten with NUL), or, when `blank_line_follows`, a
-/// line end and then the empty line that ends the head.
+/// Whether the bytes from `from` up to `to` are one line end as libmicrohttpd 1.0.1 leaves
+/// it after a piece of the head or, when `blank_line_follows`, a line end and then the
+/// empty line that ends the head. libmicrohttpd ends each piece with one NUL written over
+/// the byte after it (the first of a value's trailing spaces or tabs, the CR, or a bare LF)
+/// and leaves the rest in place: so a NUL, then spaces or tabs, CRs each before an LF, and
+/// the LFs, one fewer when the NUL stands for the first of them.
 static inline int
 lucid_line_ends_between (const char *from, const char *to, int blank_line_follows)
 {
-  uintptr_t start = (uintptr_t) from, end = (uintptr_t) to;
-  uintptr_t least = blank_line_follows ? 2 : 1, most = blank_line_follows ? 4 : 2;
-  if ( (end < start + least) || (end > start + most) )
+  int line_ends = 0, spaces = 0;
+  const int expected = blank_line_follows ? 2 : 1;
+  if ( ((uintptr_t) to <= (uintptr_t) from) || ('\0' != *from) )
     return 0;
-  for (const char *byte = from; byte != to; byte++)
-    if ('\0' != *byte)
+  for (const char *byte = from + 1; byte != to; byte++)
+  {
+    if ('\n' == *byte)
+      line_ends++;
+    else if ('\r' == *byte)
+    {
+      if ( (byte + 1 == to) || ('\n' != byte[1]) )
+        return 0;
+    }
+    else if ( ((' ' == *byte) || ('\t' == *byte)) && (0 == line_ends) )
+      spaces = 1;
+    else
       return 0;
-  return 1;
+  }
+  return (expected == line_ends) || ((expected - 1 == line_ends) && ! spaces);
 }
 
 /// MHD_KeyValueIteratorN for lucid_mhd_head_cut: checks that this field line begins
@@ -177,25 +236,24 @@ enum
 {
   LUCID_HEAD_WHOLE = 0, /* every byte of the head is in its pieces */
   LUCID_HEAD_CUT_REQUEST_LINE = 1, /* the method or the target lost bytes */
-  LUCID_HEAD_CUT_FIELDS = 2 /* a field line lost bytes, or was folded */
+  LUCID_HEAD_CUT_FIELDS = 2 /* a field line lost bytes */
 };
 
-/// Whether libmicrohttpd kept every byte of the request head on `connection`, or where a NUL
-/// byte hid part of it (LUCID_HEAD_*). Call in the first access callback, with the `method`,
-/// `url` and `version` it was given, and `target_length`, the length of the request-target
-/// as the URI log callback saw it.
+/// Whether libmicrohttpd kept every byte of the request head on `connection` in the pieces
+/// it hands over, or where it did not (LUCID_HEAD_*). Call in the first access callback,
+/// with the `method`, `url` and `version` it was given, and `target_length`, the length of
+/// the request-target as the URI log callback saw it.
 ///
-/// libmicrohttpd 0.9.75 cuts a head up in its read buffer in place: each line end becomes
-/// NUL bytes, and so do the space after the method, the one before the version and each
-/// field's colon; it then reads the method, the target and every field name and value as C
-/// strings. A NUL byte the client sent ends such a string early, and what follows it in
-/// that piece is dropped without a word: `GET /v1/me\0/../x` is served as `/v1/me`, and
-/// `X: a\0b` has the value `a`. What was dropped shows only in where the next piece
-/// begins, so this walks the pieces in order, as pointers into that one buffer, and
-/// reports a cut where anything but a separator lies between one and the next. A folded
-/// field line (obs-fold, which libmicrohttpd joins elsewhere in memory) counts as a cut
-/// field, which RFC 9112 section 5.2 allows a server to refuse. A NUL just before a line's
-/// end hides nothing and cannot be told from the line end: it is as if it were not there.
+/// libmicrohttpd cuts a head up in its read buffer in place: the space after the method,
+/// the one before the version, each field's colon and the end of each line (or of a value's
+/// trailing whitespace) become NUL bytes, and the method, the target and every field name
+/// and value are read as C strings. Were a NUL byte the client sent ever to reach such a
+/// string, it would end it early and what follows would be dropped without a word (0.9.75
+/// served `GET /v1/me\0/../x` as `/v1/me`, and gave `X: a\0b` the value `a`). 1.0.1
+/// refuses a NUL anywhere in a head itself, before the server sees it; this stays as the
+/// check that nothing was lost, whatever the library: what was dropped shows only in where
+/// the next piece begins, so this walks the pieces in order, as pointers into that one
+/// buffer, and reports a cut where anything but a separator lies between one and the next.
 static inline int
 lucid_mhd_head_cut (struct MHD_Connection *connection, const char *method,
                     const char *url, const char *version, size_t target_length)
@@ -210,7 +268,7 @@ lucid_mhd_head_cut (struct MHD_Connection *connection, const char *method,
   if ( ((uintptr_t) url <= (uintptr_t) method_end) || ((uintptr_t) url >= (uintptr_t) end) )
     return LUCID_HEAD_CUT_REQUEST_LINE;
   for (const char *space = method_end + 1; space != url; space++)
-    if (' ' != *space)
+    if ( (' ' != *space) && ('\t' != *space) )
       return LUCID_HEAD_CUT_REQUEST_LINE;
   /* The target, then one NUL for the space before the version. */
   if ( ((uintptr_t) version <= (uintptr_t) url)
@@ -224,35 +282,16 @@ lucid_mhd_head_cut (struct MHD_Connection *connection, const char *method,
   return LUCID_HEAD_WHOLE;
 }
 
-/// The reader of lucid_mhd_create_unframed_response, which is never asked for bytes.
-static inline ssize_t
-lucid_no_body (void *cls, uint64_t pos, char *buf, size_t max)
-{
-  (void) cls; (void) pos; (void) buf; (void) max;
-  return MHD_CONTENT_READER_END_OF_STREAM;
-}
-
-/// A response without a body that libmicrohttpd frames with neither Content-Length nor
-/// Transfer-Encoding, for a 304: RFC 9110 section 8.6 allows a Content-Length there only
-/// if it is the length the 200 would have had, which the server does not know, and 0.9.75
-/// writes one for every response of known size (0 for an empty one). A response of unknown
-/// size gets none, and its reader is never asked for bytes, since a 304 has no body; but to
-/// an HTTP/1.1 client 0.9.75 would send it chunked, with a last chunk after the head that
-/// the client would read as the start of the next response. MHD_RF_HTTP_1_0_COMPATIBLE_STRICT
-/// forbids chunking (the status line stays HTTP/1.1). Without a length or chunks,
-/// libmicrohttpd can only end the response by closing the connection, and does.
+/// An empty response for a `304` that libmicrohttpd frames with neither `Content-Length` nor
+/// `Transfer-Encoding` (MHD_RF_HEAD_ONLY_RESPONSE, since 0.9.77): RFC 9110 section 8.6 allows
+/// a `Content-Length` there only if it is the length the `200` would have had, which the
+/// server does not know, and libmicrohttpd writes one for every other response of known size
+/// (0 for an empty one). A `304` has no body, so the connection stays open for the next
+/// request (0.9.75 could end such an answer only by closing the connection).
 static inline struct MHD_Response *
-lucid_mhd_create_unframed_response (void)
+lucid_mhd_create_not_modified_response (void)
 {
-  struct MHD_Response *response =
-    MHD_create_response_from_callback (MHD_SIZE_UNKNOWN, 64, lucid_no_body, NULL, NULL);
-  if ( (NULL != response)
-       && (MHD_YES != MHD_set_response_options (response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END)) )
-  {
-    MHD_destroy_response (response);
-    return NULL;
-  }
-  return response;
+  return MHD_create_response_empty (MHD_RF_HEAD_ONLY_RESPONSE);
 }
 
 /// The socket of a connection, or -1. Only valid while libmicrohttpd holds the

@@ -123,6 +123,12 @@
 #define SIZEOF_UNSIGNED_LONG_LONG 8
 #define SIZEOF_STRUCT_TIMEVAL_TV_SEC 8
 
+/* ---- Lucid: the bodies of the answers the library sends by itself ---- */
+
+/* Problem documents instead of HTML pages (patches/0002, ../lucid_error_bodies.c). */
+#define MHD_ERROR_BODY lucid_mhd_error_body
+#define MHD_ERROR_BODY_CONTENT_TYPE "application/problem+json"
+
 /* ---- Version ---- */
 
 #define PACKAGE_VERSION "1.0.1"

@@ -2771,6 +2771,14 @@ build_connection_chunked_response_footer (struct MHD_Connection *connection)
  *                     free() by this function, optional, can be NULL
  * @param header_value_len the length of the @a header_value
  */
+#ifdef MHD_ERROR_BODY
+/* The embedding application's body, by status, for an answer the library
+   sends by itself; NULL keeps the library's message (see MHD_config.h). */
+const char *
+MHD_ERROR_BODY (unsigned int status_code, size_t *length);
+
+#endif /* MHD_ERROR_BODY */
+
 static void
 transmit_error_response_len (struct MHD_Connection *connection,
                              unsigned int status_code,
@@ -2783,6 +2791,9 @@ transmit_error_response_len (struct MHD_Connection *connection,
 {
   struct MHD_Response *response;
   enum MHD_Result iret;
+#ifdef MHD_ERROR_BODY
+  size_t app_body_len = 0;
+#endif /* MHD_ERROR_BODY */
 
   mhd_assert (! connection->stop_with_error); /* Do not send error twice */
   if (connection->stop_with_error)
@@ -2835,8 +2846,22 @@ transmit_error_response_len (struct MHD_Connection *connection,
     MHD_destroy_response (connection->rp.response);
     connection->rp.response = NULL;
   }
+#ifdef MHD_ERROR_BODY
+  const char *const app_body = MHD_ERROR_BODY (status_code, &app_body_len);
+  if (NULL != app_body)
+  {
+    message = app_body;
+    message_len = app_body_len;
+  }
+#endif /* MHD_ERROR_BODY */
   response = MHD_create_response_from_buffer_static (message_len,
                                                      message);
+#ifdef MHD_ERROR_BODY
+  if ((NULL != response) && (NULL != app_body))
+    (void) MHD_add_response_header (response,
+                                    MHD_HTTP_HEADER_CONTENT_TYPE,
+                                    MHD_ERROR_BODY_CONTENT_TYPE);
+#endif /* MHD_ERROR_BODY */
   if (NULL == response)
   {
 #ifdef HAVE_MESSAGES

@@ -1,10 +1,11 @@
 import LucidAPI
 import LucidHTTPTesting
+import LucidWire
 import Testing
 
 /// Heads that a lenient proxy in front could read otherwise than the server, sent byte by
-/// byte over a socket: each gets exactly one 400 (a problem document, or libmicrohttpd's own
-/// answer for the shapes it refuses as it parses), then the connection closes, so nothing a
+/// byte over a socket: each gets exactly one 400 problem document (the server's, or for the
+/// shapes libmicrohttpd refuses as it parses, the library's), then the connection closes, so nothing a
 /// head hid is ever run as a request of its own (RFC 9112 sections 3.2, 5 and 6.3). A NUL in
 /// the request line closes the connection without an answer. And heads that are merely
 /// unusual are still served.
@@ -30,8 +31,9 @@ struct FramingTests {
     }
 
     /// Sends `raw` on a connection of its own and reads one answer that libmicrohttpd sent
-    /// itself, before the API saw the head: a 400, not a problem document (it has no
-    /// `Content-Type`); then the server must close the connection without another byte.
+    /// itself, before the API saw the head: a 400 problem document of the library's (no
+    /// request id: the API never saw the request); then the server must close the
+    /// connection without another byte.
     private func expectRefusedOnceByLibmicrohttpd(
         _ raw: String, port: UInt16, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
@@ -39,7 +41,10 @@ struct FramingTests {
         try connection.send(raw)
         let response = try connection.readResponse()
         #expect(response.status == 400, "\(response.text)", sourceLocation: sourceLocation)
-        #expect(response.header("Content-Type") == nil, sourceLocation: sourceLocation)
+        #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
+        let problem = try Problem(wireBytes: response.body)
+        #expect(problem.kind == .badRequest && !problem.detail.isEmpty, sourceLocation: sourceLocation)
+        #expect(response.json["requestId"].string == "0000000000000000", sourceLocation: sourceLocation)
         #expect(response.header("Connection") == "close", sourceLocation: sourceLocation)
         #expect(try connection.closedByPeer(), "a second answer followed", sourceLocation: sourceLocation)
     }

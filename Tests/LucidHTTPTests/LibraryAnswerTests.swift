@@ -37,7 +37,13 @@ struct LibraryAnswerTests {
         try connection.send(head + Self.next)
         let response = try connection.readResponse()
         #expect(response.status == status, "\(head.debugDescription)", sourceLocation: sourceLocation)
-        #expect(response.header("Content-Type") == nil, sourceLocation: sourceLocation)
+        // A problem document, as every answer of the server's own (lucid_error_bodies.c).
+        #expect(response.header("Content-Type") == "application/problem+json", sourceLocation: sourceLocation)
+        let kinds = [400: "bad-request", 413: "payload-too-large", 414: "uri-too-long", 431: "header-fields-too-large",
+                     505: "http-version-not-supported"]
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"type":"/problems/\#(kinds[status] ?? "?")","#), "\(text)", sourceLocation: sourceLocation)
+        #expect(text.contains(#""status":\#(status),"#) && text.hasSuffix(#""requestId":"0000000000000000"}"#), sourceLocation: sourceLocation)
         #expect(response.header("Connection") == "close", sourceLocation: sourceLocation)
         #expect(try connection.closedByPeer(), "\(head.debugDescription): a second answer followed", sourceLocation: sourceLocation)
     }

@@ -29,6 +29,11 @@ public struct Problem: Error, Sendable {
         case idempotencyKeyInProgress = "idempotency-key-in-progress"
         case unavailable
         case `internal`
+        /// The three that only libmicrohttpd answers, before the server reads the request
+        /// (`lucid_error_bodies.c` writes them; the Swift side reads them, as a client does).
+        case uriTooLong = "uri-too-long"
+        case headerFieldsTooLarge = "header-fields-too-large"
+        case httpVersionNotSupported = "http-version-not-supported"
 
         package var status: Int {
             switch self {
@@ -46,6 +51,9 @@ public struct Problem: Error, Sendable {
             case .tooManyAttempts, .tooManyStreams: 429
             case .unavailable: 503
             case .internal: 500
+            case .uriTooLong: 414
+            case .headerFieldsTooLarge: 431
+            case .httpVersionNotSupported: 505
             }
         }
 
@@ -75,6 +83,9 @@ public struct Problem: Error, Sendable {
             case .idempotencyKeyInProgress: "Idempotency key in progress"
             case .unavailable: "Temporarily unavailable"
             case .internal: "Internal error"
+            case .uriTooLong: "URI too long"
+            case .headerFieldsTooLarge: "Request header fields too large"
+            case .httpVersionNotSupported: "HTTP version not supported"
             }
         }
     }

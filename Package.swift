@@ -96,7 +96,7 @@ let package = Package(
         // SQLite persistence of versioned journals, with backup and check.
         .target(
             name: "LucidSQLite",
-            dependencies: ["LucidModel", "LucidStore", "CSQLite"],
+            dependencies: ["LucidModel", "LucidStore", "LucidThreads", "CSQLite"],
             plugins: ["EmbedResources"]
         ),
 
@@ -162,7 +162,7 @@ let package = Package(
             name: "lucid",
             dependencies: [
                 "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidMetrics", "LucidKit", "LucidJSON",
-                "LucidWire",
+                "LucidWire", "LucidThreads",
             ]),
 
         .executableTarget(
@@ -190,7 +190,7 @@ let package = Package(
         .target(name: "LucidPostgresTesting", dependencies: ["LucidPostgres"], path: "Tests/LucidPostgresTesting"),
         .testTarget(
             name: "LucidStoreTests",
-            dependencies: ["LucidModel", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidPostgresTesting", "LucidTestSupport"],
+            dependencies: ["LucidModel", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidPostgresTesting", "LucidTestSupport", "LucidThreads"],
             exclude: ["schema.golden.sql"]
         ),
         // A blocking HTTP/1.1 client over a socket, for the tests that talk to a real server,

@@ -5,6 +5,7 @@ import LucidModel
 import Testing
 @testable import LucidSQLite
 @testable import LucidStore
+import LucidThreads
 
 @Suite struct HeadCacheTests {
     static func head(_ bytes: Int) -> JournalHead {

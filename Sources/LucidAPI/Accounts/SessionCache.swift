@@ -1,7 +1,7 @@
 import Foundation
 import LucidModel
 import LucidStore
-import Synchronization
+import LucidThreads
 
 /// Sessions already read from the database, by token hash, so an authenticated request does
 /// not read the disk; the least recently used one makes room for a new one.
@@ -41,14 +41,15 @@ final class SessionCache: Sendable {
         var revocations: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    /// A plain lock, not `Mutex`: every signed-in request looks its token up here.
+    private let state: Locked<State>
     /// False where another process may revoke a session: then nothing is cached.
     private let enabled: Bool
 
     /// An empty cache holding at most `capacity` sessions; with a capacity of 0 it holds
     /// none, and every lookup reads the database.
     init(capacity: Int) {
-        state = Mutex(State(entries: LRUCache(capacity: max(1, capacity))))
+        state = Locked(State(entries: LRUCache(capacity: max(1, capacity))))
         enabled = capacity > 0
     }
 

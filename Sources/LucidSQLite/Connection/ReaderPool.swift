@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LucidStore
+import LucidThreads
 import Synchronization
 
 /// A few reader connections to one database, each lent to one thread at a time, so reads
@@ -34,7 +35,7 @@ final class ReaderPool: Sendable {
         func mayLend(to journal: UUID, limit: Int) -> Bool { lent[journal, default: 0] < limit }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The most connections one journal may have out at once.
     let perJournal: Int
 
@@ -42,7 +43,7 @@ final class ReaderPool: Sendable {
     init(path: String, size: Int) throws(SQLiteError) {
         var connections: [Connection] = []
         for _ in 0..<max(1, size) { connections.append(try Connection(path: path)) }
-        state = Mutex(State(idle: connections))
+        state = Locked(State(idle: connections))
         perJournal = max(1, connections.count / 2)
     }
 

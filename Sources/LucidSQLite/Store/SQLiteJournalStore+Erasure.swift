@@ -2,6 +2,7 @@ import Synchronization
 public import Foundation
 import LucidModel
 public import LucidStore
+import LucidThreads
 
 /// Deleting an account, in the same database as the journals: one transaction on the
 /// writer's connection covers every table, the account store's included.

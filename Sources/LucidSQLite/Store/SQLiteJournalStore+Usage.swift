@@ -6,6 +6,7 @@ import Glibc
 public import Darwin
 #endif
 public import LucidStore
+import LucidThreads
 
 extension SQLiteJournalStore {
     /// Tells `observer` how many versions each group commit wrote, right after it is on

@@ -1,6 +1,7 @@
 import Foundation
 import LucidModel
 public import LucidStore
+import LucidThreads
 import Synchronization
 
 extension SQLiteJournalStore {

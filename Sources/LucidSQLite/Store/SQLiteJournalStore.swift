@@ -1,6 +1,7 @@
 public import Foundation
 public import LucidModel
 public import LucidStore
+import LucidThreads
 import Synchronization
 
 /// Every user's journal, versioned, in one SQLite database that this process owns.
@@ -16,7 +17,7 @@ public final class SQLiteJournalStore: JournalStore {
     let writer: Mutex<Writer>
     let readers: ReaderPool
     /// The committed heads of recently used journals: what readers see.
-    let heads: Mutex<HeadCache>
+    let heads: Locked<HeadCache>
     /// Counts of commits by bucket of journals, to check heads read without the writer lock.
     let commitCounts = CommitCounts()
     /// Who hears of every new version (see ``observe(_:)``).
@@ -53,7 +54,7 @@ public final class SQLiteJournalStore: JournalStore {
         }
         self.path = path
         self.owners = owners
-        heads = Mutex(HeadCache(limit: headCacheBytes))
+        heads = Locked(HeadCache(limit: headCacheBytes))
         self.writer = Mutex(Writer(connection: writer))
         do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .database(error.description) }
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LucidAPI
+import LucidThreads
 import Synchronization
 
 /// One line per record on standard error, in the format chosen (`--log-format`), each with
@@ -12,7 +13,8 @@ import Synchronization
 /// left when the server stops.
 final class Log: Sendable {
     let format: LogFormat
-    private let pending = Mutex<[UInt8]>([])
+    /// A plain lock, not `Mutex`: every request appends its line here.
+    private let pending = Locked<[UInt8]>([])
     /// Held while a batch is taken and written, so batches reach the file in order.
     private let writing = Mutex(())
     private let queue = DispatchQueue(label: "lucid.log")

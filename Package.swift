@@ -12,8 +12,9 @@ import PackageDescription
 ///     LucidThreads ← LucidHTTP, LucidPostgres, LucidAPI (a thread of one's own, and its end)
 ///     all of the above but the two stores ← LucidAPI ← lucid (which alone picks a store)
 ///
-/// Each C library is wrapped by one module, which imports it internally. A client links
-/// LucidModel, LucidStore, LucidJSON and LucidWire, and with them no C at all. Where a new
+/// Each C library is wrapped by one module, which imports it internally. A client of the
+/// API's documents links LucidModel, LucidStore, LucidJSON and LucidWire, and with them no C
+/// at all; LucidKit adds LucidSQLite for the device's file. Where a new
 /// route, store query, wire field or reducer case goes: see the README's "How it is built".
 let package = Package(
     name: "Lucid",

@@ -15,7 +15,7 @@ enum Exchange {
         switch change.request {
         case .action(let action):
             headers["Content-Type"] = "application/json"
-            let body = ActionRequestForm(action).map { JSONWriter.bytes(of: ActionBatchForm([$0])) } ?? []
+            let body = ActionRequestForm(action).map { ActionBatchForm([$0]).jsonBytes } ?? []
             return APIRequest(method: "POST", target: "/v1/actions", headers: headers, body: body)
         case .undo(let expected):
             headers["If-Match"] = "\"\(expected ?? serverVersion)\""

@@ -80,9 +80,13 @@ extension JournalClient {
                 switch piece {
                 case .head(let code, _):
                     status = code
-                    if code == 401 { return .needsSignIn }
-                    if code == 429 || code == 406 || code == 404 { return code == 404 ? await resync() : .refused }
-                    if code != 200 { return .failed("the event stream answered \(code)") }
+                    switch code {
+                    case 200: break
+                    case 401: return .needsSignIn
+                    case 404: return await resync()
+                    case 406, 429: return .refused
+                    default: return .failed("the event stream answered \(code)")
+                    }
                 case .bytes(let bytes):
                     guard status == 200 else { continue }
                     for event in parser.feed(bytes) {

@@ -11,6 +11,9 @@ public struct JournalView: Hashable, Sendable {
     public var pending: [Change]
     public var rejected: [RejectedChange]
     public var status: SyncStatus
+
+    /// The pending changes still to send: those the server has not accepted.
+    public var unsent: [Change] { pending.filter { $0.acceptedAs == nil } }
 }
 
 /// Why a local change was not made.

@@ -93,7 +93,7 @@ extension DeviceStore {
         if old.server != new.server {
             try rows.write(from: old.server.model, to: new.server.model, on: connection)
             try connection.statement("UPDATE server_state SET version = ?, favorite = ? WHERE id = 1")
-                .run(.integer(new.server.version), .blob(JSONWriter.bytes(of: new.server.model.favoriteCreature)))
+                .run(.integer(new.server.version), .blob(new.server.model.favoriteCreature.jsonBytes))
         }
         if old.pending != new.pending {
             let kept = Dictionary(new.pending.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })

@@ -61,7 +61,7 @@ public final class DeviceStore: Sendable {
                     try connection.statement("INSERT INTO account (id, server, username, token) VALUES (1, ?, ?, ?)")
                         .run(.text(account.server.absoluteString), .text(account.username), account.token.map { .text($0) } ?? .null)
                     try connection.statement("INSERT INTO server_state (id, version, favorite) VALUES (1, 0, ?)")
-                        .run(.blob(JSONWriter.bytes(of: Creature.default)))
+                        .run(.blob(Creature.default.jsonBytes))
                     try connection.statement("INSERT INTO sync_status (id, state) VALUES (1, 'idle')").run()
                 }
                 guard let stored = try Self.readAccount(connection) else { return .failure(.corrupt("no account")) }
@@ -116,10 +116,12 @@ public final class DeviceStore: Sendable {
         }.get()
     }
 
-    /// Records the sync state, for this process's observers and for `status` in others.
+    /// Records the sync state, for this process's observers and for `status` in others;
+    /// writes nothing when it is already the state recorded.
     public func record(_ status: SyncStatus) throws(DeviceStoreError) {
         try Self.sqlite { () throws(SQLiteError) in
             try state.withLock { (state) throws(SQLiteError) in
+                guard status != state.status else { return }
                 try state.connection.statement("UPDATE sync_status SET state = ?, retry_at = ?, last_error = ? WHERE id = 1")
                     .run(.text(status.state.storedName), status.state.retryAt.map { .integer(Int($0.millisecondsSince1970)) } ?? .null,
                          status.lastError.map { .text($0) } ?? .null)
@@ -167,14 +169,5 @@ public final class DeviceStore: Sendable {
         if let account = try sqlite({ () throws(SQLiteError) in try readAccount(connection) }) { state.account = account }
         state.status = try sqlite { () throws(SQLiteError) in try readStatus(connection) }
         return true
-    }
-}
-
-extension JSONWriter {
-    /// The JSON form of `value`.
-    static func bytes(of value: some JSONRepresentable) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.value(value)
-        return writer.takeBytes()
     }
 }

@@ -36,11 +36,11 @@ struct ServerRows {
             let dream = new.dreams[index]
             let key = OrderKey.between(lower, upper)
             keys[dream.id] = key
-            try connection.statement("INSERT INTO server_dreams (id, order_key, body) VALUES (?, ?, ?)").run(.text(dream.id.uuidString), .text(key), .blob(JSONWriter.bytes(of: dream)))
+            try connection.statement("INSERT INTO server_dreams (id, order_key, body) VALUES (?, ?, ?)").run(.text(dream.id.uuidString), .text(key), .blob(dream.jsonBytes))
         }
         for dream in diff.updated where !placed.contains(dream.id) {
             try connection.statement("UPDATE server_dreams SET body = ? WHERE id = ?")
-                .run(.blob(JSONWriter.bytes(of: dream)), .text(dream.id.uuidString))
+                .run(.blob(dream.jsonBytes), .text(dream.id.uuidString))
         }
     }
 }

@@ -81,7 +81,7 @@ enum JournalOutput {
             self.json { writer in
                 writer.beginObject()
                 writer.key("version"); writer.int(view.version)
-                writer.key("pending"); writer.int(view.pending.filter { $0.acceptedAs == nil }.count)
+                writer.key("pending"); writer.int(view.unsent.count)
                 writer.key("favoriteCreature"); writer.value(view.merged.favoriteCreature)
                 writer.key("dreams"); writer.array(view.merged.dreams)
                 writer.endObject()
@@ -89,7 +89,7 @@ enum JournalOutput {
             return
         }
         StandardStream.output(table(Array(view.merged.dreams), pendingIDs: touched(view)))
-        let pending = view.pending.filter { $0.acceptedAs == nil }.count
+        let pending = view.unsent.count
         var footer = "version \(view.version) · \(pending) pending"
         if !view.rejected.isEmpty { footer += " · \(view.rejected.count) rejected (see status)" }
         StandardStream.output(footer + " · favorite: \(view.merged.favoriteCreature.displayName)\n")
@@ -133,7 +133,7 @@ enum JournalOutput {
                 writer.key("version"); writer.int(view.version)
                 writer.key("pending")
                 writer.beginArray()
-                for change in view.pending where change.acceptedAs == nil {
+                for change in view.unsent {
                     writer.beginObject()
                     writer.key("key"); writer.string(change.key)
                     writer.key("action"); request(change.request, to: &writer)
@@ -160,7 +160,7 @@ enum JournalOutput {
         }
         var lines = ["\(account.username) on \(account.server.absoluteString) · version \(view.version) · \(view.status.state.name)"]
         if let error = view.status.lastError { lines.append("last error: \(error)") }
-        let pending = view.pending.filter { $0.acceptedAs == nil }
+        let pending = view.unsent
         lines.append(pending.isEmpty ? "Nothing pending." : "Pending, in order:")
         for change in pending { lines.append("  \(change.key)  \(describe(change))") }
         if !view.rejected.isEmpty { lines.append("Rejected by the server (rejected dismiss|retry KEY):") }
@@ -176,7 +176,7 @@ enum JournalOutput {
                 writer.beginObject()
                 writer.key("result"); writer.string(result.name)
                 writer.key("version"); writer.int(view.version)
-                writer.key("pending"); writer.int(view.pending.filter { $0.acceptedAs == nil }.count)
+                writer.key("pending"); writer.int(view.unsent.count)
                 writer.key("rejected"); writer.int(view.rejected.count)
                 writer.endObject()
             }
@@ -193,18 +193,18 @@ enum JournalOutput {
     }
 
     static func watched(_ view: JournalView, after last: JournalView?, json: Bool) {
-        guard view.version != last?.version || view.pending.count != last?.pending.count || view.status.state != last?.status.state
+        guard view.version != last?.version || view.unsent.count != last?.unsent.count || view.status.state != last?.status.state
         else { return }
         if json {
             self.json { writer in
                 writer.beginObject()
                 writer.key("version"); writer.int(view.version)
-                writer.key("pending"); writer.int(view.pending.filter { $0.acceptedAs == nil }.count)
+                writer.key("pending"); writer.int(view.unsent.count)
                 writer.key("state"); writer.string(view.status.state.name)
                 writer.endObject()
             }
         } else {
-            StandardStream.output("version \(view.version) · \(view.pending.count) pending · \(view.status.state.name)\n")
+            StandardStream.output("version \(view.version) · \(view.unsent.count) pending · \(view.status.state.name)\n")
         }
     }
 

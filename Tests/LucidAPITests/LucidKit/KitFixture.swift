@@ -65,8 +65,7 @@ final class KitFixture: Sendable {
 
 /// A dream made on a device.
 func deviceDream(_ description: String, creature: Creature = .dragon) -> Dream {
-    let now = Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000))
-    return Dream(id: UUID(), description: description, creature: creature, createdAt: now)
+    Dream(id: UUID(), description: description, creature: creature, createdAt: .now)
 }
 
 /// Waits up to `seconds` for `condition`, checking every 20 ms.

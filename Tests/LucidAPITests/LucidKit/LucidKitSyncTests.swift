@@ -266,10 +266,10 @@ import Testing
         let token = client.store.account.token
         let server = TestClient(server: fixture.server)
         let search = client.search(try DreamQuery(parameters: [("q", "moon")]))
-        #expect(JSONWriter.text(of: search) == (try server.get("/v1/dreams/search?q=moon", token: token)).text)
-        #expect(JSONWriter.text(of: client.stats()) == (try server.get("/v1/stats", token: token)).text)
+        #expect(String(decoding: search.jsonBytes, as: UTF8.self) == (try server.get("/v1/dreams/search?q=moon", token: token)).text)
+        #expect(String(decoding: client.stats().jsonBytes, as: UTF8.self) == (try server.get("/v1/stats", token: token)).text)
         for grouping in Grouping.allCases {
-            #expect(JSONWriter.text(of: client.sections(by: grouping)) == (try server.get("/v1/sections?groupBy=\(grouping.rawValue)", token: token)).text)
+            #expect(String(decoding: client.sections(by: grouping).jsonBytes, as: UTF8.self) == (try server.get("/v1/sections?groupBy=\(grouping.rawValue)", token: token)).text)
         }
     }
 
@@ -295,14 +295,5 @@ import Testing
         #expect(back.view.pending.map(\.key) == [queued.key])
         #expect(await back.sync() == .synced)
         #expect(try fixture.serverSnapshot(back.store.account.token).model.dreams.count == 1)
-    }
-}
-
-extension JSONWriter {
-    /// The JSON text of `value`.
-    static func text(of value: some JSONRepresentable) -> String {
-        var writer = JSONWriter()
-        writer.value(value)
-        return String(decoding: writer.takeBytes(), as: UTF8.self)
     }
 }

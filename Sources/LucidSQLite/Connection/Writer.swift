@@ -14,18 +14,26 @@ import LucidStore
 /// transaction is still open, and if not fails the whole group at once.
 struct Writer {
     let connection: Connection
-    /// The order keys of each journal whose head is cached, as the open transaction has
-    /// them; they leave with the head.
+    /// The order keys of each journal whose head is cached, as the newest write left them
+    /// (the open transaction's, or a commit's not yet published); they leave with the head.
     var keys: [UUID: OrderKeys] = [:]
     /// Heads written in the open transaction: the base of further writes to the same
-    /// journal in this group, published to readers only once the group is committed.
+    /// journal in this group, published to readers only once the group is on disk.
     /// A journal with a tentative head always has its keys and its cached head: the cache
-    /// never lets a head go while its journal is written in the open group.
+    /// never lets a head go while its journal has a head not yet published.
     var tentative: [UUID: JournalHead] = [:]
+    /// The newest head of each journal that committed groups wrote and no sync has published
+    /// yet: the base of further writes when the open group has none.
+    var unpublished: [UUID: JournalHead] = [:]
     /// The group whose transaction is open; `nil` when none is.
     var group: CommitGroup?
     /// The versions written in the open group, in the order they were written.
     var events: [JournalEvent] = []
+    /// Groups committed to the log, oldest first, that wait for a sync to be published.
+    var committed: [CommittedGroup] = []
+    /// Set once a sync of the log has failed: what the log holds after that is not known,
+    /// so no later write may be promised to be on disk; every write fails until a restart.
+    var syncFailure: SQLiteError?
     /// Accounts deleted since the write-ahead log was last emptied: their old pages may still
     /// be in it (see ``SQLiteJournalStore/purgeErased()``).
     var unpurgedErasures = 0
@@ -37,6 +45,7 @@ struct Writer {
     /// Opens a savepoint for one write inside the open group's transaction (beginning one
     /// if there is none) and returns the group the write joins.
     mutating func beginWrite() throws(SQLiteError) -> CommitGroup {
+        if let syncFailure { throw syncFailure }
         if group != nil, !connection.isInTransaction {
             // Every failure is checked where it happens; this only guards the invariant.
             fail(.rolledBack)
@@ -93,23 +102,36 @@ struct Writer {
         if group != nil, !connection.isInTransaction { fail(error) }
     }
 
-    /// Commits the open group. On success `publish` gets the group's heads and the versions
-    /// it wrote before any of its writers can learn the outcome, so a writer told
-    /// "committed" reads its own write; it returns the journals whose heads it let go, whose
-    /// keys go with them.
-    mutating func commit(publish: ([UUID: JournalHead], [JournalEvent]) -> [UUID]) {
-        guard let group else { return }
-        guard connection.isInTransaction else { return fail(.rolledBack) }
+    /// Commits the open group into the log, without waiting for the disk: it joins
+    /// ``committed`` until a sync publishes it, and its heads become ``unpublished``.
+    /// Returns whether a group committed.
+    @discardableResult
+    mutating func commit() -> Bool {
+        guard let group else { return false }
+        guard connection.isInTransaction else {
+            fail(.rolledBack)
+            return false
+        }
         do throws(SQLiteError) {
             try connection.execute("COMMIT")
         } catch {
-            return fail(error)
+            fail(error)
+            return false
         }
-        for user in publish(tentative, events) { keys[user] = nil }
+        unpublished.merge(tentative) { _, newer in newer }
+        committed.append(CommittedGroup(group: group, heads: tentative, events: events))
         tentative = [:]
         events = []
         self.group = nil
-        group.finish(.committed)
+        return true
+    }
+
+    /// Adds a transaction committed outside the groups (an account's deletion) to the ones a
+    /// sync must carry; its caller waits for `group`.
+    mutating func committedAlone() -> CommitGroup {
+        let group = CommitGroup()
+        committed.append(CommittedGroup(group: group, heads: [:], events: []))
+        return group
     }
 
     /// Ends the open group as failed with `error`: rolls back what is left of its
@@ -129,4 +151,13 @@ struct Writer {
         group?.finish(.failed(error))
         group = nil
     }
+}
+
+/// A group committed into the write-ahead log, waiting for a sync to be published.
+struct CommittedGroup {
+    let group: CommitGroup
+    /// The newest head of each journal the group wrote.
+    let heads: [UUID: JournalHead]
+    /// The versions it wrote, in order.
+    let events: [JournalEvent]
 }

@@ -13,7 +13,7 @@ extension SQLiteJournalStore {
     static let logTruncationWait: Int32 = 250
 
     public func erase(_ user: UUID, provedBy passwordHash: String, askedBy tokenHash: String) throws(JournalError) -> Erasure {
-        let erasure = try writer.withLock { (writer) throws(JournalError) -> Erasure in
+        let (erasure, committed) = try writer.withLock { (writer) throws(JournalError) -> (Erasure, CommitGroup?) in
             // The open group's writers learn their outcome from it; the deletion is a
             // transaction of its own, so no write of the group can bring a row back after it.
             commitOpenGroup(&writer)
@@ -25,16 +25,20 @@ extension SQLiteJournalStore {
             } catch {
                 throw .storage(error)
             }
-            guard case .erased = erasure else { return erasure }
+            guard case .erased = erasure else { return (erasure, nil) }
             // Counted as a commit, so a head read before the deletion is never cached after it;
-            // the next read or write of the journal loads it, and finds no account.
+            // the next read or write of the journal loads it, and finds no account. A head
+            // committed before the deletion and not yet published never will be.
             commitCounts.record([user])
             writer.keys[user] = nil
+            writer.unpublished[user] = nil
             heads.withLock { $0.remove(user) }
             writer.unpurgedErasures += 1
-            return erasure
+            return (erasure, writer.committedAlone())
         }
         guard case .erased = erasure else { return erasure }
+        // The deletion is answered once it is on disk, as any write is.
+        if let committed { try wait(for: committed) }
         for observer in observers.withLock({ $0 }) { observer.erased(user) }
         // The rows are gone; their old pages too, if no reader holds the log up. If one
         // does, the sweeper tries again; that failure is no failure of the deletion.

@@ -42,11 +42,28 @@ extension SQLiteJournalStore {
         }
     }
 
-    /// The head a write must start from: its own group's uncommitted one if there is one.
+    /// The head a write must start from: its own group's uncommitted one if there is one,
+    /// or else one committed and not yet published.
     private func loaded(_ user: UUID, into writer: inout Writer, _ preload: Preload?) throws(JournalError) -> JournalHead {
         if let head = writer.tentative[user] { return head }
+        if let head = writer.unpublished[user] {
+            // A failed group took the keys along; the committed rows give them back.
+            if writer.keys[user] == nil { writer.keys[user] = try committedKeys(of: user, &writer) }
+            return head
+        }
         if writer.keys[user] != nil, let head = heads.withLock({ $0.head(of: user) }) { return head }
         return try load(user, into: &writer, preload)
+    }
+
+    /// The order keys of `user`'s journal as its committed rows hold them, read through the
+    /// writer's connection.
+    private func committedKeys(of user: UUID, _ writer: inout Writer) throws(JournalError) -> OrderKeys {
+        do throws(SQLiteError) {
+            return try Self.load(user, from: JournalTables(connection: writer.connection)).1
+        } catch {
+            writer.recover(after: error)
+            throw .storage(error)
+        }
     }
 
     /// Caches the journal's head and keys: `preload` if no commit touched the journal since
@@ -69,11 +86,11 @@ extension SQLiteJournalStore {
         guard let loaded else { throw .noSuchUser }
         let (head, keys) = (loaded.head, loaded.keys)
         writer.keys[user] = keys
-        // The journals the open group writes keep their heads and keys until it ends.
-        let written = writer.tentative
+        // The journals with heads not yet published keep their cached heads and keys.
+        let (written, unpublished) = (writer.tentative, writer.unpublished)
         let evicted = heads.withLock { cache in
             cache.insert(head, of: user)
-            return cache.evict { written[$0] != nil }
+            return cache.evict { written[$0] != nil || unpublished[$0] != nil }
         }
         for journal in evicted { writer.keys[journal] = nil }
         return head
@@ -160,30 +177,66 @@ extension SQLiteJournalStore {
         return try outcome.get()
     }
 
-    /// Returns once `group` has committed, or throws its failure. The first of its writers
-    /// to get here commits it; while one thread syncs, the writes that queue up behind the
-    /// lock form the next group.
-    private func wait(for group: CommitGroup) throws(JournalError) {
-        if let outcome = group.outcome { return try outcome.get() }
-        try writer.withLock { (writer) throws(JournalError) in
-            // A group without an outcome is the open one: groups end only under this lock.
-            if group.outcome == nil, writer.group === group { commitOpenGroup(&writer) }
-            try (group.outcome ?? .failed(SQLiteError.rolledBack.failure)).get()
-        }
+    /// Returns once `group` is on disk, or throws its failure. A writer that finds no sync
+    /// running leads the next one: it commits the open group (its own, and every write that
+    /// joined it meanwhile) into the log, syncs the log without the writer lock, so the next
+    /// group's writes go on meanwhile, and publishes every group the sync carried.
+    func wait(for group: CommitGroup) throws(JournalError) {
+        syncTurn.wait(until: { group.outcome != nil }, leading: syncCommitted)
+        try (group.outcome ?? .failed(SQLiteError.rolledBack.failure)).get()
     }
 
-    /// Commits the writer's open group, if there is one, and publishes what it wrote; its
-    /// writers learn the outcome from the group. Called under the writer lock.
+    /// Commits the open group, if there is one, into the log; its writers learn the outcome
+    /// once a sync has published it. Called under the writer lock.
     func commitOpenGroup(_ writer: inout Writer) {
-        writer.commit { published, events in
-            commitCounts.record(published.keys)
-            let evicted = heads.withLock { cache in
-                for (user, head) in published { cache.insert(head, of: user) }
-                return cache.evict { _ in false }
+        let written = Array(writer.tentative.keys)
+        if writer.commit() { commitCounts.record(written) }
+    }
+
+    /// One turn of ``SyncTurn``: commit what is open, sync the log, publish.
+    private func syncCommitted() {
+        let batch = writer.withLock { (writer) -> [CommittedGroup] in
+            commitOpenGroup(&writer)
+            defer { writer.committed = [] }
+            return writer.committed
+        }
+        guard !batch.isEmpty else { return }
+        let synced: Result<Void, SQLiteError>
+        do throws(SQLiteError) { try log.sync(); synced = .success(()) } catch { synced = .failure(error) }
+        writer.withLock { writer in publish(batch, synced, &writer) }
+    }
+
+    /// Makes the groups of `batch` known to readers and observers once the log holding them
+    /// is on disk, in the order they committed, and then tells their writers; or, if the
+    /// sync failed, tells them that, and fails every later write. A journal deleted since its
+    /// group committed is not published again. Called under the writer lock.
+    private func publish(_ batch: [CommittedGroup], _ synced: Result<Void, SQLiteError>, _ writer: inout Writer) {
+        var newest: [UUID: JournalHead] = [:]
+        for committed in batch { newest.merge(committed.heads) { _, newer in newer } }
+        // A deletion drops a journal's unpublished head: what was written before it is gone.
+        let live = newest.filter { writer.unpublished[$0.key] != nil }
+        for (user, head) in live where writer.unpublished[user]?.version == head.version { writer.unpublished[user] = nil }
+        if case .failure(let error) = synced {
+            writer.syncFailure = error
+            for user in live.keys {
+                writer.unpublished[user] = nil
+                writer.keys[user] = nil
             }
-            if !events.isEmpty { for observer in observers.withLock({ $0 }) { observer.hear(events) } }
+            for committed in batch { committed.group.finish(.failed(error.failure)) }
+            return
+        }
+        let (written, unpublished) = (writer.tentative, writer.unpublished)
+        let evicted = heads.withLock { cache in
+            for (user, head) in live { cache.insert(head, of: user) }
+            return cache.evict { written[$0] != nil || unpublished[$0] != nil }
+        }
+        for user in evicted { writer.keys[user] = nil }
+        let observers = observers.withLock { $0 }
+        for committed in batch {
+            let events = committed.events.filter { live[$0.user] != nil }
+            if !events.isEmpty { for observer in observers { observer.hear(events) } }
             commitObservers.committed(versions: events.count)
-            return evicted
+            committed.group.finish(.committed)
         }
     }
 

@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// Writes go through one connection behind a lock (SQLite allows one writer at a time
 /// anyway): read the head, reduce, write the version, then publish the new head once it
-/// is on disk. Writes that arrive while a commit is syncing share the next commit (group
-/// commit), so durable writes are not limited to one per disk sync. The heads of recently
+/// is on disk. The log is synced outside the lock, and writes that arrive while it syncs
+/// share the next commit and sync (group commit), so durable writes are not limited to one
+/// per disk sync, nor held up by one. The heads of recently
 /// used journals stay in memory (within a budget), so reading a current model touches no
 /// disk; history, old versions and heads not in memory are read through a small pool of
 /// other connections.
@@ -18,6 +19,10 @@ public final class SQLiteJournalStore: JournalStore {
     let readers: ReaderPool
     /// The committed heads of recently used journals: what readers see.
     let heads: Locked<HeadCache>
+    /// The write-ahead log, which the store syncs itself once commits are in it.
+    let log: WriteAheadLog
+    /// Who syncs the log next (see ``wait(for:)``).
+    let syncTurn = SyncTurn()
     /// Counts of commits by bucket of journals, to check heads read without the writer lock.
     let commitCounts = CommitCounts()
     /// Who hears of every new version (see ``observe(_:)``).
@@ -51,6 +56,13 @@ public final class SQLiteJournalStore: JournalStore {
         // Journals written before the search index get theirs before anything is served.
         if searchIndexed {
             do throws(SQLiteError) { try SearchTables(connection: writer).backfill() } catch { throw .database(error.description) }
+        }
+        // Commits go into the log without a sync; the store syncs it (``WriteAheadLog``).
+        do throws(SQLiteError) {
+            try writer.execute("PRAGMA synchronous = NORMAL")
+            log = try WriteAheadLog(databasePath: path)
+        } catch {
+            throw .database(error.description)
         }
         self.path = path
         self.owners = owners

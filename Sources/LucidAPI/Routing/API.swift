@@ -90,7 +90,7 @@ public struct Environment: Sendable {
     /// The wall clock, to the millisecond, and random UUIDs.
     public static let live = Environment(
         now: { Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) },
-        newID: { UUID() })
+        newID: { UUID.random() })
 
     /// An environment with this clock and id source.
     public init(now: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> UUID) {

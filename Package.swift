@@ -91,8 +91,9 @@ let package = Package(
         .target(name: "LucidLayout", dependencies: ["LucidModel"]),
 
         // What a store promises, without C: the protocols, their values and errors, and the
-        // engine both stores share (heads, version plans, order keys, stored forms).
-        .target(name: "LucidStore", dependencies: ["LucidModel"]),
+        // engine both stores share (heads, version plans, order keys, stored forms, written
+        // as the API's documents are).
+        .target(name: "LucidStore", dependencies: ["LucidModel", "LucidJSON"]),
 
         // SQLite persistence of versioned journals, with backup and check.
         .target(

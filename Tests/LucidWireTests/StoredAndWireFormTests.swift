@@ -6,12 +6,13 @@ import LucidTestSupport
 import LucidWire
 import Testing
 
-/// The stores keep actions, dreams and device states in a stored form (`Codable`, through
-/// Foundation's coders) and the API writes them in its wire form (`JSONRepresentable`,
-/// through `JSONWriter`): two encoders of the same values with the same keys. These
-/// properties hold them together: each form reads back as the value written, through the
-/// store's own decoder and through the wire module's reader alike, and the two documents
-/// differ in nothing but the case of ids.
+/// The stores write a change's actions as the API does (`JSONRepresentable`, through
+/// `JSONWriter`), and a share's dreams and device states in a stored form of their own
+/// (`Codable`, through Foundation's coders), and they read every stored form back through
+/// Foundation's decoder: rows written by older builds (actions through `JSONEncoder`) too.
+/// These properties hold the forms together: each reads back as the value written, through
+/// the store's own decoder and through the wire module's reader alike, and the documents of
+/// the two encoders differ in nothing but the case of ids.
 @Suite struct StoredAndWireFormTests {
     @Test(arguments: 0..<40)
     func actionsReadBackTheSameFromEitherForm(seed: UInt64) throws {
@@ -22,12 +23,15 @@ import Testing
             for action in actions { model = try model.reduced(by: action) }
             let stored = VersionRow.encode(actions)
             let wire = String(decoding: Self.wireBytes(actions), as: UTF8.self)
+            let older = String(decoding: try JSONEncoder().encode(actions), as: UTF8.self)
 
             #expect(try Self.storeReads(stored) == actions)
             #expect(try Self.storeReads(wire) == actions)
             #expect(try Self.wireReads(stored) as [Action] == actions)
             #expect(try Self.wireReads(wire) as [Action] == actions)
             #expect(try Self.normalized(stored) == Self.normalized(wire))
+            #expect(try Self.storeReads(older) == actions)
+            #expect(try Self.normalized(older) == Self.normalized(stored))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LucidJSON
 package import LucidModel
 
 /// What made a version, as `versions` holds it. A change's actions stay JSON until they
@@ -59,30 +60,13 @@ extension VersionRow {
         }
     }
 
-    /// The JSON a change's actions are stored as. Made before the write lock is taken, so
-    /// the encoding does not hold up other writers.
+    /// The JSON a change's actions are stored as: the form history lists them in. Made
+    /// before the write lock is taken, so the encoding does not hold up other writers, and
+    /// written straight into bytes (an import of 30 MiB of dreams takes about that once).
     package static func encode(_ actions: [Action]) -> String {
-        if actions.count == 1, case .importDreams(let batch) = actions[0], let json = encode(batch) { return json }
-        return (try? JSONEncoder().encode(actions)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-    }
-
-    /// An import alone, as `encode` writes it (the same JSON), one dream at a time:
-    /// `JSONEncoder` builds a tree of the whole value before it writes a byte, which for an
-    /// import of 30 MiB of dreams took several times that in memory at once.
-    private static func encode(_ batch: DreamImport) -> String? {
-        let encoder = JSONEncoder()
-        var json = #"[{"type":"importDreams","dreams":["#
-        json.reserveCapacity(batch.dreams.reduce(256) { $0 + $1.description.utf8.count * 11 / 10 + 320 })
-        for (position, dream) in batch.dreams.enumerated() {
-            guard let encoded = try? encoder.encode(dream) else { return nil }
-            if position > 0 { json += "," }
-            json += String(decoding: encoded, as: UTF8.self)
-        }
-        json += "]"
-        if let favorite = batch.favoriteCreature {
-            guard let encoded = try? encoder.encode(favorite) else { return nil }
-            json += #","favoriteCreature":"# + String(decoding: encoded, as: UTF8.self)
-        }
-        return json + "}]"
+        let imported = actions.lazy.compactMap { action in if case .importDreams(let batch) = action { batch.dreams } else { nil } }
+        var writer = JSONWriter(capacity: imported.joined().reduce(512) { $0 + 320 + $1.description.utf8.count * 11 / 10 })
+        writer.array(actions)
+        return String(decoding: writer.takeBytes(), as: UTF8.self)
     }
 }

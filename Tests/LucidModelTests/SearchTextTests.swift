@@ -1,3 +1,4 @@
+import LucidTestSupport
 import Testing
 @testable import LucidModel
 
@@ -65,6 +66,22 @@ struct SearchTextTests {
         #expect(SearchText.indexedWords(of: dream) == ["a", "cafe", "falling", "out", "sea", "teeth", "the", "unicorn"])
     }
 
+    /// The index words by their definition: every word of the description and the tags cut
+    /// by `indexed(_:)`, once each, in the order of their UTF-8 bytes.
+    @Test(arguments: 0..<200)
+    func indexedWordsAreTheDistinctCutWordsInTheOrderOfTheirBytes(seed: Int) {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        let pieces = ["a", "Sea", "sea", "É", "é", "ß", "Straße", "α", "Ω", "ж", "中", "文", "🦄", "Ø", "ł", "न", "ि", "\u{301}",
+                      " ", ", ", "-", "'", String(repeating: "x", count: 70), String(repeating: "é", count: 40), "9", "٣"]
+        func text() -> String { (0..<Int(generator.next() % 30)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined() }
+        let dream = Dream(
+            id: Fixture.id(1), description: text(), creature: .shark, tags: (0..<Int(generator.next() % 3)).map { _ in text() },
+            createdAt: Fixture.time())
+        var expected = Set(SearchText.words(in: dream.description).map(SearchText.indexed))
+        for tag in dream.tags { expected.formUnion(SearchText.words(in: tag).map(SearchText.indexed)) }
+        #expect(SearchText.indexedWords(of: dream) == expected.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
     @Test func queryTermsAreTheWordsTheLastOneAPrefixAndNothingElseOfTheText() {
         #expect(SearchTerms("unicorn violet") == SearchTerms(whole: ["unicorn"], prefix: "violet"))
         #expect(SearchTerms("sea sea SEA") == SearchTerms(whole: ["sea"], prefix: "sea"))
@@ -93,3 +110,4 @@ struct SearchTextTests {
         #expect(MonthDay(month: 11, day: 23)!.contains(Day("1999-11-23")!))
     }
 }
+

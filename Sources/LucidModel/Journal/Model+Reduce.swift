@@ -109,7 +109,7 @@ extension Dream {
             } else if description.utf8.count > descriptionByteLimit {
                 errors.append(FieldError(
                     pointer: "/description", detail: "must be at most \(descriptionByteLimit) bytes of UTF-8"))
-            } else if description.contains("\u{0}") {
+            } else if description.utf8.contains(0) {
                 // No text means a NUL, and PostgreSQL's text cannot hold one: every store refuses it alike.
                 errors.append(FieldError(pointer: "/description", detail: "must not contain the character U+0000"))
             }

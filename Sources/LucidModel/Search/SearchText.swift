@@ -160,9 +160,27 @@ public enum SearchText {
     /// What a store's index holds for `dream`: the distinct words of its description and
     /// of its tags as `indexed(_:)` cuts them, sorted by their bytes.
     public static func indexedWords(of dream: Dream) -> [String] {
-        var words = Set(words(in: dream.description).map(indexed))
-        for tag in dream.tags { words.formUnion(Self.words(in: tag).map(indexed)) }
-        return words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var words = Set<[UInt8]>()
+        for text in CollectionOfOne(dream.description) + dream.tags {
+            forEachWord(in: text) { word, _ in words.insert(bytes(of: word.extracting(0..<indexedLength(of: word)))) }
+        }
+        return words.sorted(by: precedes).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// How many bytes of `word` the index keeps: at most `indexedWordBytes`, cut at a scalar
+    /// boundary, as `indexed(_:)` cuts a string.
+    private static func indexedLength(of word: Span<UInt8>) -> Int {
+        guard word.count > indexedWordBytes else { return word.count }
+        var end = indexedWordBytes
+        // Back to the first byte of a scalar: continuation bytes are 10xxxxxx.
+        while end > 0, word[end] & 0xC0 == 0x80 { end -= 1 }
+        return end
+    }
+
+    /// Whether `first` sorts before `second` byte by byte, as the databases sort words.
+    private static func precedes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        for index in 0..<min(first.count, second.count) where first[index] != second[index] { return first[index] < second[index] }
+        return first.count < second.count
     }
 
     /// The scalar that starts at `offset` of valid UTF-8 (a Swift string's bytes), and its length.

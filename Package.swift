@@ -98,7 +98,7 @@ let package = Package(
         // SQLite persistence of versioned journals, with backup and check.
         .target(
             name: "LucidSQLite",
-            dependencies: ["LucidModel", "LucidStore", "LucidThreads", "CSQLite"],
+            dependencies: ["LucidModel", "LucidStore", "LucidJSON", "LucidThreads", "CSQLite"],
             plugins: ["EmbedResources"]
         ),
 

@@ -29,6 +29,10 @@ struct Writer {
     var group: CommitGroup?
     /// The versions written in the open group, in the order they were written.
     var events: [JournalEvent] = []
+    /// The changes to the search index of the writes kept in the open group, in order:
+    /// written together just before the group commits, in its transaction, as one statement
+    /// for the group (see ``SearchTables/apply(_:)``) rather than one per row of each write.
+    var searchChanges: [(user: UUID, change: SearchIndexChange)] = []
     /// Groups committed to the log, oldest first, that wait for a sync to be published.
     var committed: [CommittedGroup] = []
     /// Set once a sync of the log has failed: what the log holds after that is not known,
@@ -113,11 +117,13 @@ struct Writer {
             return false
         }
         do throws(SQLiteError) {
+            if !searchChanges.isEmpty { try SearchTables(connection: connection).apply(searchChanges) }
             try connection.execute("COMMIT")
         } catch {
             fail(error)
             return false
         }
+        searchChanges = []
         unpublished.merge(tentative) { _, newer in newer }
         committed.append(CommittedGroup(group: group, heads: tentative, events: events))
         tentative = [:]
@@ -148,6 +154,7 @@ struct Writer {
         for user in tentative.keys { keys[user] = nil }
         tentative = [:]
         events = []
+        searchChanges = []
         group?.finish(.failed(error))
         group = nil
     }

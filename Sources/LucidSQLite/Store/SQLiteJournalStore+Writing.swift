@@ -4,6 +4,10 @@ public import LucidStore
 import LucidThreads
 import Synchronization
 
+/// What one write did in the open transaction: its commit, and the change to the search
+/// index that the group writes when it commits.
+typealias Written = (commit: Commit, search: SearchIndexChange?)
+
 extension SQLiteJournalStore {
     /// A journal's head and keys read through a reader connection, without the writer lock
     /// (`nil` if its user has no account, in a store of registered users), and the commit
@@ -104,10 +108,11 @@ extension SQLiteJournalStore {
     ///
     /// A `receipt` keeps the answer in the same savepoint, so the version and the answer
     /// are on disk together or not at all. A version the write adds becomes an event of
-    /// `kind` for the store's observers once its group has committed.
+    /// `kind` for the store's observers once its group has committed. The search index rows
+    /// it changes are written with the group's commit (see ``Writer/searchChanges``).
     func write(
         _ user: UUID, as kind: JournalEvent.Kind, at time: Timestamp, keeping receipt: Receipt?,
-        _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> Commit
+        _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> Written
     ) throws(JournalError) -> Commit {
         // A journal not in memory is read before the writer lock is taken.
         let preload = heads.withLock { $0.head(of: user) } == nil ? preload(user) : nil
@@ -116,7 +121,7 @@ extension SQLiteJournalStore {
             do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
             do throws(JournalError) {
                 var head = try loaded(user, into: &writer, preload)
-                let commit = try body(&head, &writer.keys[user]!, JournalTables(connection: writer.connection))
+                let (commit, search) = try body(&head, &writer.keys[user]!, JournalTables(connection: writer.connection))
                 let kept: KeptAnswer?
                 do throws(SQLiteError) {
                     kept = try receipt?.keep(commit, of: user, in: KeyTables(connection: writer.connection))
@@ -127,6 +132,7 @@ extension SQLiteJournalStore {
                     throw .storage(error)
                 }
                 writer.tentative[user] = head
+                if let search, !search.isEmpty { writer.searchChanges.append((user, search)) }
                 if commit.created {
                     writer.events.append(
                         JournalEvent(user: user, version: commit.version, kind: kind, diff: commit.diff, at: time))

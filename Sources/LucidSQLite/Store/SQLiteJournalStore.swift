@@ -140,7 +140,7 @@ public final class SQLiteJournalStore: JournalStore {
         let json = VersionRow.encode(actions), known = KnownWords(actions)
         return try write(user, as: .change, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
             try head.check(expecting: expecting)
-            guard let plan = try head.change(by: actions, json: json, known: known, keys: keys, at: time) else { return head.unchanged }
+            guard let plan = try head.change(by: actions, json: json, known: known, keys: keys, at: time) else { return (head.unchanged, nil) }
             return try persist(plan, of: user, head: &head, keys: &keys, in: tables)
         }
     }
@@ -173,25 +173,22 @@ public final class SQLiteJournalStore: JournalStore {
         }
     }
 
-    /// Writes `plan`'s rows and the search index's (the caller's savepoint makes it all or
-    /// nothing), then moves the head and keys on.
+    /// Writes `plan`'s rows (the caller's savepoint makes it all or nothing), then moves the
+    /// head and keys on; the change to the search index is returned for the group to write.
     private func persist(
         _ plan: VersionPlan, of user: UUID, head: inout JournalHead, keys: inout OrderKeys, in tables: JournalTables
-    ) throws(JournalError) -> Commit {
+    ) throws(JournalError) -> Written {
         do throws(SQLiteError) {
             for id in plan.ended { try tables.end(id, of: user, at: plan.row.version) }
             for record in plan.records { try tables.begin(record, of: user, at: plan.row.version) }
             try tables.insert(plan.row, of: user)
-            if searchIndexed {
-                let change = SearchIndexChange(from: head.model, diff: plan.commit.diff, known: plan.knownWords)
-                try SearchTables(connection: tables.connection).apply(change, of: user)
-            }
         } catch {
             throw .storage(error)
         }
+        let search = searchIndexed ? SearchIndexChange(from: head.model, diff: plan.commit.diff, known: plan.knownWords) : nil
         plan.update(&keys)
         head = plan.head
-        return plan.commit
+        return (plan.commit, search)
     }
 
     func read<T: Sendable>(

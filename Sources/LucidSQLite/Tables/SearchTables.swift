@@ -1,4 +1,5 @@
 import Foundation
+import LucidJSON
 import LucidModel
 private import CSQLite
 import LucidStore
@@ -11,18 +12,59 @@ struct SearchTables {
     /// The migration that makes the index.
     static let migration = "0011_search"
 
-    /// Writes `change` to `user`'s rows.
-    func apply(_ change: SearchIndexChange, of user: UUID) throws(SQLiteError) {
-        for id in change.removed {
-            try connection.statement("DELETE FROM dream_search_rows WHERE user_id = ? AND dream_id = ?")
-                .run(.text(user.uuidString), .text(id.uuidString))
+    /// Writes `changes` to their users' rows, in order, as two statements: one that deletes
+    /// the rows that end up deleted and one that writes the others. The index is an FTS5
+    /// table, which writes out the words it holds in memory as a new segment at the end of
+    /// every statement that changes it (its statement savepoint): a statement per row would
+    /// make a segment per row, and keep FTS5 merging them.
+    func apply(_ changes: [(user: UUID, change: SearchIndexChange)]) throws(SQLiteError) {
+        // What each row ends as (nil: deleted), in the order the rows were first named.
+        var order: [RowKey] = []
+        var final: [RowKey: String?] = [:]
+        func settle(_ key: RowKey, _ words: String?) {
+            if final.updateValue(words, forKey: key) == nil { order.append(key) }
         }
-        for (id, words) in change.written {
+        for (user, change) in changes {
+            for id in change.removed { settle(RowKey(user: user, dream: id), nil) }
+            for (id, words) in change.written { settle(RowKey(user: user, dream: id), words) }
+        }
+        var deleted = JSONWriter(), written = JSONWriter()
+        deleted.beginArray()
+        written.beginArray()
+        for key in order {
+            // Every key in `order` is in `final`.
+            if let words = final[key] ?? nil {
+                written.beginArray()
+                written.string(key.user.uuidString); written.string(key.dream.uuidString); written.string(words)
+                written.endArray()
+            } else {
+                deleted.beginArray()
+                deleted.string(key.user.uuidString); deleted.string(key.dream.uuidString)
+                deleted.endArray()
+            }
+        }
+        deleted.endArray()
+        written.endArray()
+        if deleted.bytes.count > 2 {
             try connection.statement("""
-                INSERT INTO dream_search_rows (user_id, dream_id, words) VALUES (?, ?, ?)
-                ON CONFLICT (user_id, dream_id) DO UPDATE SET words = excluded.words
-                """).run(.text(user.uuidString), .text(id.uuidString), .text(words))
+                DELETE FROM dream_search_rows
+                WHERE (user_id, dream_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))
+                """).run(.text(String(decoding: deleted.takeBytes(), as: UTF8.self)))
         }
+        if written.bytes.count > 2 {
+            // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT.
+            try connection.statement("""
+                INSERT INTO dream_search_rows (user_id, dream_id, words)
+                SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
+                ON CONFLICT (user_id, dream_id) DO UPDATE SET words = excluded.words
+                """).run(.text(String(decoding: written.takeBytes(), as: UTF8.self)))
+        }
+    }
+
+    /// A row of the index: one dream of one journal.
+    private struct RowKey: Hashable {
+        let user: UUID
+        let dream: UUID
     }
 
     /// The ids of `user`'s dreams whose rows hold every term (the last as a prefix), with
@@ -78,7 +120,7 @@ struct SearchTables {
                 if let user = UUID(uuidString: text) {
                     try deleteAll(of: user)
                     let dreams = try JournalTables(connection: connection).liveDreams(of: user).map(\.dream)
-                    try apply(SearchIndexChange(indexing: dreams), of: user)
+                    try apply([(user, SearchIndexChange(indexing: dreams))])
                 }
                 try connection.statement("DELETE FROM search_backfill WHERE user_id = ?").run(.text(text))
             }

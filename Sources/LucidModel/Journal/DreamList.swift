@@ -17,6 +17,12 @@ public struct DreamList: Sendable {
             self.dreams = dreams
             self.ids = Set(dreams.map(\.id))
         }
+
+        /// A chunk of `dreams` whose ids are known already.
+        init(_ dreams: [Dream], ids: Set<UUID>) {
+            self.dreams = dreams
+            self.ids = ids
+        }
     }
 
     /// The most dreams a chunk holds; a replacement that grows one past this splits it.
@@ -49,19 +55,26 @@ public struct DreamList: Sendable {
     }
 
     /// Rebuilds the chunks `range` from `dreams`, split into chunks of at most `capacity`.
-    private mutating func replaceChunks(_ range: Range<Int>, with dreams: [Dream]) {
+    /// `removed` and `added` are the dreams that leave and come (by default every dream of
+    /// the old chunks and of `dreams`); `ids`, if given, are the ids of `dreams` when they
+    /// fit in one chunk.
+    private mutating func replaceChunks(
+        _ range: Range<Int>, with dreams: [Dream], removed: [Dream]? = nil, added: [Dream]? = nil, ids: Set<UUID>? = nil
+    ) {
         let pieces = Swift.max(1, (dreams.count + Self.capacity - 1) / Self.capacity)
         let size = dreams.isEmpty ? 0 : (dreams.count + pieces - 1) / pieces
-        let replacement = dreams.isEmpty
-            ? []
-            : stride(from: 0, to: dreams.count, by: size).map { Chunk(Array(dreams[$0..<Swift.min($0 + size, dreams.count)])) }
+        let replacement = if dreams.isEmpty {
+            [Chunk]()
+        } else if pieces == 1, let ids {
+            [Chunk(dreams, ids: ids)]
+        } else {
+            stride(from: 0, to: dreams.count, by: size).map { Chunk(Array(dreams[$0..<Swift.min($0 + size, dreams.count)])) }
+        }
         // Only ids that come or go touch the shared map: appending to a chunk of 63
         // changes one entry, not 127.
         var change: [UUID: Int] = [:]
-        for chunk in chunks[range] {
-            for dream in chunk.dreams { change[dream.id, default: 0] -= 1 }
-        }
-        for dream in dreams { change[dream.id, default: 0] += 1 }
+        for dream in removed ?? chunks[range].flatMap(\.dreams) { change[dream.id, default: 0] -= 1 }
+        for dream in added ?? dreams { change[dream.id, default: 0] += 1 }
         for (id, delta) in change where delta != 0 { tally(id, by: delta) }
         chunks.replaceSubrange(range, with: replacement)
         var total = range.lowerBound == 0 ? 0 : ends[range.lowerBound - 1]
@@ -176,9 +189,20 @@ extension DreamList: RandomAccessCollection, MutableCollection, RangeReplaceable
         let first = locate(Swift.min(subrange.lowerBound, endIndex - 1))
         let last = subrange.isEmpty ? first.chunk : locate(subrange.upperBound - 1).chunk
         var dreams = chunks[first.chunk...last].flatMap(\.dreams)
-        dreams.replaceSubrange(
-            (subrange.lowerBound - first.start)..<(subrange.upperBound - first.start), with: newElements)
-        replaceChunks(first.chunk..<(last + 1), with: dreams)
+        let local = (subrange.lowerBound - first.start)..<(subrange.upperBound - first.start)
+        let removed = Array(dreams[local]), added = Array(newElements)
+        dreams.replaceSubrange(local, with: added)
+        // Within one chunk, its ids change by what leaves and comes, rather than being
+        // hashed again one by one.
+        var ids: Set<UUID>?
+        if first.chunk == last {
+            var kept = chunks[last].ids
+            // (A list may hold an id twice: it stays while a dream with it does.)
+            for dream in removed where !dreams.contains(where: { $0.id == dream.id }) { kept.remove(dream.id) }
+            for dream in added { kept.insert(dream.id) }
+            ids = kept
+        }
+        replaceChunks(first.chunk..<(last + 1), with: dreams, removed: removed, added: added, ids: ids)
     }
 
     /// Appends by filling new chunks directly, rather than one replacement per dream.

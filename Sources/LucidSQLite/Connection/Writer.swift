@@ -12,6 +12,9 @@ import LucidStore
 /// released, and the group's `COMMIT` would then fail: clients told of a failure whose rows
 /// are on disk. So after every failed statement the writer asks SQLite whether the
 /// transaction is still open, and if not fails the whole group at once.
+///
+/// The statements every write runs (`BEGIN`, `SAVEPOINT`, `RELEASE`, `COMMIT`) are prepared
+/// once and kept, like every other statement of the connection, rather than parsed each time.
 struct Writer {
     let connection: Connection
     /// The order keys of each journal whose head is cached, as the newest write left them
@@ -60,12 +63,12 @@ struct Writer {
         } else {
             // A transaction no group owns is one a failed rollback left behind: end it first.
             if connection.isInTransaction { try connection.execute("ROLLBACK") }
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.statement("BEGIN IMMEDIATE").run()
             group = CommitGroup()
             self.group = group
         }
         do throws(SQLiteError) {
-            try connection.execute("SAVEPOINT write")
+            try connection.statement("SAVEPOINT write").run()
         } catch {
             recover(after: error)
             throw error
@@ -76,7 +79,7 @@ struct Writer {
     /// Keeps the write whose savepoint is open: its rows stay in the group's transaction.
     mutating func keepWrite() throws(SQLiteError) {
         do throws(SQLiteError) {
-            try connection.execute("RELEASE write")
+            try connection.statement("RELEASE write").run()
         } catch {
             // Releasing a nested savepoint does not fail in practice; if it did, nothing
             // is known about the transaction any more, so none of it may commit.
@@ -118,7 +121,7 @@ struct Writer {
         }
         do throws(SQLiteError) {
             if !searchChanges.isEmpty { try SearchTables(connection: connection).apply(searchChanges) }
-            try connection.execute("COMMIT")
+            try connection.statement("COMMIT").run()
         } catch {
             fail(error)
             return false

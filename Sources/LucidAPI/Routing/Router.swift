@@ -1,4 +1,5 @@
 import LucidHTTP
+import LucidStore
 import LucidWire
 
 /// Maps a method and a path to a handler, and tells a wrong method (405, with the allowed
@@ -12,6 +13,11 @@ struct Router: Sendable {
     typealias SignedInHandler = @Sendable (API, SignedInCall) throws(Problem) -> Response
     /// The handler of a signed-in route whose answer may wait or stream.
     typealias WaitingHandler = @Sendable (API, SignedInCall) throws(Problem) -> Answer
+    /// The handler of a signed-in read whose answer is a pure function of the journal at one
+    /// version: what to answer (see ``JournalRead``), from the call and the journal's head,
+    /// which `head` reads (after the request's parameters are checked, so a bad one is a
+    /// `400` whatever the store would say).
+    typealias ReadHandler = @Sendable (API, SignedInCall, _ head: () throws(Problem) -> Snapshot) throws(Problem) -> JournalRead
 
     /// Who may call a route, and how it answers.
     enum Handler: Sendable {
@@ -22,6 +28,8 @@ struct Router: Sendable {
         case signedIn(SignedInHandler)
         /// Only with a valid bearer token, as `signedIn`; with an answer that may wait or stream.
         case waiting(WaitingHandler)
+        /// Only with a valid bearer token, as `signedIn`; with an answer kept once rendered.
+        case read(ReadHandler)
 
         /// Whether the route needs a signed-in caller.
         var isSignedIn: Bool {
@@ -100,6 +108,12 @@ struct Router: Sendable {
             method: method, pattern: pattern, segments: Self.split(pattern), intake: route.intake, keepsAnswers: route.keepsAnswers,
             secrets: route.secrets, caching: route.caching, handler: route.handler, standsFor: original)
         routes.append(route)
+    }
+
+    /// Adds a signed-in `GET` route whose answer is a pure function of the journal at one
+    /// version, kept once rendered.
+    mutating func addRead(_ pattern: String, _ handler: @escaping ReadHandler) {
+        append("GET", pattern, .ordinary, keepsAnswers: false, secrets: [], caching: .personal, .read(handler))
     }
 
     /// Adds a signed-in `GET` route whose answer may wait without a thread (a long poll),

@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidModel
 import Testing
 @testable import LucidAPI
 
@@ -147,6 +148,21 @@ import Testing
             expectUnauthorized(try client.get("/v1/dreams", token: brief), tokenSent: true)
             expectUnauthorized(try client.get("/v1/model", token: brief), tokenSent: true)
             #expect(try client.get("/v1/dreams", token: tablet).status == 200)
+        }
+    }
+
+    /// A session whose use is due to be written reads the database: the answer still comes,
+    /// and the use is written.
+    @Test func aReadWhoseSessionUseIsDueStillWritesIt() throws {
+        let clock = TestClock()
+        try withServer(clock: clock) { client in
+            let token = try client.register("regular")
+            #expect(try client.get("/v1/model", token: token).status == 200)
+            #expect(try client.get("/v1/model", token: token).status == 200)
+            clock.advance(seconds: 61)
+            #expect(try client.get("/v1/model", token: token).status == 200)
+            let current = try #require(try client.sessions(token)["sessions"].array?.first { $0["current"].bool == true })
+            #expect(current["lastUsedAt"].string == rfc3339(clock.now.millisecondsSince1970))
         }
     }
 }

@@ -5,8 +5,8 @@ import LucidThreads
 
 /// Answers already rendered, by journal, version and representation: a read whose answer is
 /// a pure function of a journal at one version (a page of dreams, the model, a dream, a page
-/// of history, an old version) is rendered once, then served from here, without JSON or the
-/// store. An entry is the handler's answer, before the
+/// of history, an old version) is rendered once, then served from here, by a worker or by
+/// admission, without JSON or the store. An entry is the handler's answer, before the
 /// request's id, caching and CORS headers are added. Past the budget of bytes, the least
 /// recently used go first.
 ///
@@ -60,7 +60,7 @@ final class RenderedAnswers: JournalObserver, Sendable {
         }
     }
 
-    /// A plain lock, not `Mutex`: every read of a cached route takes it.
+    /// A plain lock, not `Mutex`: every read of a cached route takes it, on the I/O threads too.
     private let state: Locked<State>
     /// False with a budget of 0: then nothing is kept.
     private let enabled: Bool

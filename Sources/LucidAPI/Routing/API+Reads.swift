@@ -2,7 +2,8 @@ import LucidHTTP
 import LucidStore
 import LucidWire
 
-/// Reads whose answers are kept once rendered (see ``JournalRead``).
+/// Reads whose answers are kept once rendered (see ``JournalRead``): answered by a worker
+/// through the store, or at admission from memory alone when the answer is ready there.
 extension API {
     /// Answers `read` for a signed-in call: the journal's head from the store, then the answer
     /// kept for the read's key, or one rendered now and kept. The ticket is taken before the
@@ -27,6 +28,33 @@ extension API {
             }
         }
     }
+
+    /// The answer to `request`, a read of `admitted`'s route without a body, if memory has it
+    /// ready: its token's session cached with no use of it due to be written, the journal's
+    /// head in memory, and the answer a `304` or one kept. Finished (request id, caching and
+    /// CORS headers, log line, metrics) as a worker finishes it. `nil` for anything else,
+    /// problems included: the request then goes to a worker, which answers it as ever.
+    func readyAnswer(to request: Request, through admitted: AdmittedRoute, reading read: Router.ReadHandler) -> Response? {
+        guard let session = cachedSession(of: request) else { return nil }
+        var call = openCall(request, through: admitted)
+        let signedIn = signIn(&call, as: session)
+        let user = session.user.id
+        let outcome = try? read(self, signedIn) { () throws(Problem) in
+            guard let head = journals.headInMemory(of: user) else { throw Self.notInMemory }
+            return head
+        }
+        let response: Response?
+        switch outcome {
+        case .ready(let ready)?: response = ready
+        case .rendered(let key, _)?: response = renderedAnswers.answer(for: key)
+        case nil: response = nil
+        }
+        return response.map { finish($0, of: call) }
+    }
+
+    /// What stops a read at admission when the journal's head is not in memory. Never sent:
+    /// the request goes to a worker instead.
+    private static let notInMemory = Problem(.unavailable, "The journal is not in memory.")
 }
 
 extension SignedInCall {

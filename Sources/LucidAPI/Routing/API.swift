@@ -213,10 +213,7 @@ public final class API: Sendable {
     /// Never a secret, a body, or a query string. An answer that waits (a long poll) is logged
     /// when it goes out; a stream or a download when it starts.
     func answer(_ request: Request, through admitted: AdmittedRoute) -> Answer {
-        var call = OpenCall(
-            request: request, parameters: admitted.parameters, route: admitted.route.pattern,
-            requestID: Self.makeRequestID(), started: .now, crossOrigin: configuration.cors.crossOrigin(of: request),
-            caching: admitted.route.caching)
+        var call = openCall(request, through: admitted)
         do throws(Problem) {
             switch try run(admitted.route, &call) {
             case .response(let response):
@@ -231,6 +228,14 @@ public final class API: Sendable {
         } catch {
             return .response(finish(error, of: call))
         }
+    }
+
+    /// The call of `request` to the route it was admitted to, with a new request id.
+    func openCall(_ request: Request, through admitted: AdmittedRoute) -> OpenCall {
+        OpenCall(
+            request: request, parameters: admitted.parameters, route: admitted.route.pattern,
+            requestID: Self.makeRequestID(), started: .now, crossOrigin: configuration.cors.crossOrigin(of: request),
+            caching: admitted.route.caching)
     }
 
     /// The problem as the call's answer, logged with what went wrong inside the server.
@@ -300,7 +305,11 @@ public final class API: Sendable {
     /// The call signed in with its bearer token (401 if it does not sign anyone in); the log
     /// line names the user from here on, whatever the handler answers.
     private func authenticated(_ call: inout OpenCall) throws(Problem) -> SignedInCall {
-        let session = try authenticate(call.request)
+        signIn(&call, as: try authenticate(call.request))
+    }
+
+    /// The call signed in as `session`; the log line names the user from here on.
+    func signIn(_ call: inout OpenCall, as session: Session) -> SignedInCall {
         call.loggedUserID = session.user.id
         return SignedInCall(base: call, session: session)
     }

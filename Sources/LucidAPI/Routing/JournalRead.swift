@@ -4,7 +4,8 @@ import LucidWire
 /// What a read whose answer is a pure function of the journal at one version answers, as its
 /// handler decides it from the request and the journal's head, before rendering anything:
 /// the API then serves the answer kept for its key (see ``RenderedAnswers``), or renders and
-/// keeps it.
+/// keeps it. At admission, where nothing may be rendered, a ready answer is sent at once and
+/// any other leaves the request to a worker.
 enum JournalRead {
     /// An answer that costs nothing to make (a `304`), made for each request.
     case ready(Response)

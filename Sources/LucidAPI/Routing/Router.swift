@@ -28,7 +28,8 @@ struct Router: Sendable {
         case signedIn(SignedInHandler)
         /// Only with a valid bearer token, as `signedIn`; with an answer that may wait or stream.
         case waiting(WaitingHandler)
-        /// Only with a valid bearer token, as `signedIn`; with an answer kept once rendered.
+        /// Only with a valid bearer token, as `signedIn`; with an answer kept once rendered,
+        /// which admission sends itself when it is ready in memory.
         case read(ReadHandler)
 
         /// Whether the route needs a signed-in caller.

@@ -54,6 +54,9 @@ struct Router: Sendable {
         let method: String
         let pattern: String
         let segments: [Substring]
+        /// For each of `segments`, the name of the parameter it captures (`{name}`), or `nil`
+        /// for a segment a path must have as it is: worked out once, not at every match.
+        let parameterNames: [String?]
         let intake: Intake
         /// Whether a request with an `Idempotency-Key` runs at most once and its retries get
         /// its answer again: every signed-in mutation but signing out, which a retry cannot
@@ -76,6 +79,11 @@ struct Router: Sendable {
     }
 
     private(set) var routes: [Route] = []
+    /// The indices in `routes` of the routes whose patterns have each number of segments: a
+    /// path can only match those of its own number, so a match reads no others.
+    private var routesBySegmentCount: [Int: [Int]] = [:]
+    /// The indices in `routes` of the routes with secret parameters.
+    private var routesWithSecrets: [Int] = []
 
     /// Adds a signed-in route: `handler` for `method` on `pattern`, where `{name}` segments
     /// capture a parameter. Mutations keep their answers for idempotency keys unless told
@@ -106,9 +114,10 @@ struct Router: Sendable {
         }
         precondition(!route.segments.contains { $0.hasPrefix("{") }, "only a route without parameters has another name")
         route = Route(
-            method: method, pattern: pattern, segments: Self.split(pattern), intake: route.intake, keepsAnswers: route.keepsAnswers,
-            secrets: route.secrets, caching: route.caching, handler: route.handler, standsFor: original)
-        routes.append(route)
+            method: method, pattern: pattern, segments: Self.split(pattern), parameterNames: Self.parameterNames(pattern),
+            intake: route.intake, keepsAnswers: route.keepsAnswers, secrets: route.secrets, caching: route.caching,
+            handler: route.handler, standsFor: original)
+        add(route)
     }
 
     /// Adds a signed-in `GET` route whose answer is a pure function of the journal at one
@@ -129,13 +138,24 @@ struct Router: Sendable {
     ) {
         let segments = Self.split(pattern)
         precondition(secrets.allSatisfy { segments.contains("{\($0)}") }, "\(pattern) has no parameter \(secrets)")
-        routes.append(Route(
-            method: method, pattern: pattern, segments: segments, intake: intake, keepsAnswers: keepsAnswers,
-            secrets: secrets, caching: caching, handler: handler))
+        add(Route(
+            method: method, pattern: pattern, segments: segments, parameterNames: Self.parameterNames(pattern), intake: intake,
+            keepsAnswers: keepsAnswers, secrets: secrets, caching: caching, handler: handler))
+    }
+
+    private mutating func add(_ route: Route) {
+        routesBySegmentCount[route.segments.count, default: []].append(routes.count)
+        if !route.secrets.isEmpty { routesWithSecrets.append(routes.count) }
+        routes.append(route)
     }
 
     private static func split(_ path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+    }
+
+    /// For each segment of `pattern`, the name of the parameter it captures, if it does.
+    private static func parameterNames(_ pattern: String) -> [String?] {
+        split(pattern).map { $0.hasPrefix("{") && $0.hasSuffix("}") ? String($0.dropFirst().dropLast()) : nil }
     }
 
     /// The outcome of matching a request.
@@ -151,19 +171,20 @@ struct Router: Sendable {
     /// never names a session called "current", whatever order the routes were added in.
     func match(method: String, path: String) -> Match {
         let segments = Self.split(path)
-        var found: (route: Route, parameters: [String: String])?
+        var found: (index: Int, parameters: [String: String])?
         var allowed: [String] = []
-        for route in routes {
-            guard let parameters = Self.parameters(of: route, in: segments) else { continue }
-            if route.method == method || (method == "HEAD" && route.method == "GET") {
-                if found.map({ parameters.count < $0.parameters.count }) ?? true { found = (route, parameters) }
+        for index in routesBySegmentCount[segments.count] ?? [] {
+            guard let parameters = Self.parameters(of: routes[index], in: segments) else { continue }
+            let routeMethod = routes[index].method
+            if routeMethod == method || (method == "HEAD" && routeMethod == "GET") {
+                if found.map({ parameters.count < $0.parameters.count }) ?? true { found = (index, parameters) }
                 continue
             }
-            for allow in route.method == "GET" ? ["GET", "HEAD"] : [route.method] where !allowed.contains(allow) {
+            for allow in routeMethod == "GET" ? ["GET", "HEAD"] : [routeMethod] where !allowed.contains(allow) {
                 allowed.append(allow)
             }
         }
-        if let found { return .found(found.route, parameters: found.parameters) }
+        if let found { return .found(routes[found.index], parameters: found.parameters) }
         return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
     }
 
@@ -173,8 +194,9 @@ struct Router: Sendable {
     func methods(at path: String) -> [String] {
         let segments = Self.split(path)
         var methods: [String] = []
-        for route in routes where Self.parameters(of: route, in: segments) != nil {
-            for method in route.method == "GET" ? ["GET", "HEAD"] : [route.method] where !methods.contains(method) {
+        for index in routesBySegmentCount[segments.count] ?? [] where Self.parameters(of: routes[index], in: segments) != nil {
+            let routeMethod = routes[index].method
+            for method in routeMethod == "GET" ? ["GET", "HEAD"] : [routeMethod] where !methods.contains(method) {
                 methods.append(method)
             }
         }
@@ -188,11 +210,12 @@ struct Router: Sendable {
     func loggedPath(_ path: String) -> String {
         var segments = Self.split(path)
         var hidden = false
-        for route in routes where !route.secrets.isEmpty {
+        for routeIndex in routesWithSecrets {
+            let route = routes[routeIndex]
             for (index, pattern) in route.segments.enumerated() where index < segments.count {
-                if pattern.hasPrefix("{") && pattern.hasSuffix("}") {
+                if let name = route.parameterNames[index] {
                     guard !segments[index].isEmpty else { break }
-                    if route.secrets.contains(String(pattern.dropFirst().dropLast())) {
+                    if route.secrets.contains(name) {
                         segments[index] = pattern
                         hidden = true
                     }
@@ -207,11 +230,11 @@ struct Router: Sendable {
     private static func parameters(of route: Route, in segments: [Substring]) -> [String: String]? {
         guard route.segments.count == segments.count else { return nil }
         var parameters: [String: String] = [:]
-        for (pattern, segment) in zip(route.segments, segments) {
-            if pattern.hasPrefix("{") && pattern.hasSuffix("}") {
-                guard !segment.isEmpty else { return nil }
-                parameters[String(pattern.dropFirst().dropLast())] = String(segment)
-            } else if pattern != segment {
+        for index in segments.indices {
+            if let name = route.parameterNames[index] {
+                guard !segments[index].isEmpty else { return nil }
+                parameters[name] = String(segments[index])
+            } else if route.segments[index] != segments[index] {
                 return nil
             }
         }

@@ -50,7 +50,9 @@ struct Router: Sendable {
         case imports
     }
 
-    struct Route: Sendable {
+    /// A class, not a struct: a request carries its route from admission to its answer, and
+    /// a reference is one count to keep where a struct's copy was one for each field.
+    final class Route: Sendable {
         let method: String
         let pattern: String
         let segments: [Substring]
@@ -70,7 +72,23 @@ struct Router: Sendable {
         /// For another name of a route (`/undo` for `/v1/undo`), the pattern of the route it
         /// stands for: a request with an idempotency key is taken as a request to that route,
         /// so a retry may switch between the two names.
-        var standsFor: String? = nil
+        let standsFor: String?
+
+        init(
+            method: String, pattern: String, intake: Intake, keepsAnswers: Bool, secrets: Set<String>, caching: Caching,
+            handler: Handler, standsFor: String? = nil
+        ) {
+            self.method = method
+            self.pattern = pattern
+            segments = Router.split(pattern)
+            parameterNames = segments.map { $0.hasPrefix("{") && $0.hasSuffix("}") ? String($0.dropFirst().dropLast()) : nil }
+            self.intake = intake
+            self.keepsAnswers = keepsAnswers
+            self.secrets = secrets
+            self.caching = caching
+            self.handler = handler
+            self.standsFor = standsFor
+        }
 
         /// The path a keyed request to this route is remembered under.
         func keyedPath(of request: Request) -> String {
@@ -109,15 +127,13 @@ struct Router: Sendable {
     /// Adds `pattern` as another name of the `method` route on `original`, added before: the
     /// same handler, lane and idempotency keys.
     mutating func addAlias(_ method: String, _ pattern: String, of original: String) {
-        guard var route = routes.first(where: { $0.method == method && $0.pattern == original }) else {
+        guard let route = routes.first(where: { $0.method == method && $0.pattern == original }) else {
             preconditionFailure("no route \(method) \(original) to name \(pattern) after")
         }
         precondition(!route.segments.contains { $0.hasPrefix("{") }, "only a route without parameters has another name")
-        route = Route(
-            method: method, pattern: pattern, segments: Self.split(pattern), parameterNames: Self.parameterNames(pattern),
-            intake: route.intake, keepsAnswers: route.keepsAnswers, secrets: route.secrets, caching: route.caching,
-            handler: route.handler, standsFor: original)
-        add(route)
+        add(Route(
+            method: method, pattern: pattern, intake: route.intake, keepsAnswers: route.keepsAnswers, secrets: route.secrets,
+            caching: route.caching, handler: route.handler, standsFor: original))
     }
 
     /// Adds a signed-in `GET` route whose answer is a pure function of the journal at one
@@ -136,11 +152,11 @@ struct Router: Sendable {
         _ method: String, _ pattern: String, _ intake: Intake, keepsAnswers: Bool, secrets: Set<String>, caching: Caching,
         _ handler: Handler
     ) {
-        let segments = Self.split(pattern)
-        precondition(secrets.allSatisfy { segments.contains("{\($0)}") }, "\(pattern) has no parameter \(secrets)")
-        add(Route(
-            method: method, pattern: pattern, segments: segments, parameterNames: Self.parameterNames(pattern), intake: intake,
-            keepsAnswers: keepsAnswers, secrets: secrets, caching: caching, handler: handler))
+        let route = Route(
+            method: method, pattern: pattern, intake: intake, keepsAnswers: keepsAnswers, secrets: secrets, caching: caching,
+            handler: handler)
+        precondition(secrets.allSatisfy { route.parameterNames.contains($0) }, "\(pattern) has no parameter \(secrets)")
+        add(route)
     }
 
     private mutating func add(_ route: Route) {
@@ -149,13 +165,15 @@ struct Router: Sendable {
         routes.append(route)
     }
 
+    /// The segments of `path` after its leading `/`, split at every `/` Character. A path of
+    /// ASCII alone (nearly every one) is split by its bytes, which is the same there and costs
+    /// a match a fraction of splitting by Characters; elsewhere a `/` may be part of a
+    /// Character (followed by a combining mark), and is no segment's end.
     private static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
-    }
-
-    /// For each segment of `pattern`, the name of the parameter it captures, if it does.
-    private static func parameterNames(_ pattern: String) -> [String?] {
-        split(pattern).map { $0.hasPrefix("{") && $0.hasSuffix("}") ? String($0.dropFirst().dropLast()) : nil }
+        guard path.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+        }
+        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map { Substring($0) }
     }
 
     /// The outcome of matching a request.

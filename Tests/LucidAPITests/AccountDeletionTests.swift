@@ -1,5 +1,5 @@
 import Foundation
-import LucidAPI
+@testable import LucidAPI
 import LucidHTTPTesting
 import LucidTestSupport
 import Synchronization
@@ -69,9 +69,17 @@ struct AccountDeletionTests {
                 method: "GET", path: "/v1/changes?since=\(version)&wait=30", headers: [("Authorization", "Bearer \(token)")]))
             try client.awaitListeners(2, of: userID)
 
+            // The answers rendered for each are kept.
+            let renderedAnswers = try #require(client.server.api).renderedAnswers
+            let bobID = try client.userID(bob)
+            let bobsAnswers = renderedAnswers.count(of: bobID)
+            #expect(renderedAnswers.count(of: userID) > 0 && bobsAnswers > 0)
+
             let deleted = try client.delete("/v1/me", json: Self.deletion, token: token)
             #expect(deleted.status == 204, "\(deleted.text)")
             #expect(deleted.body.isEmpty)
+            #expect(renderedAnswers.count(of: userID) == 0)
+            #expect(renderedAnswers.count(of: bobID) == bobsAnswers)
 
             // At once: every token of the account is refused, the stream ended, the poll answered.
             expectUnauthorized(try client.get("/v1/model", token: token), tokenSent: true)
@@ -210,6 +218,8 @@ struct AccountDeletionTests {
                     ("share", { try client.post("/v1/shares", json: ["dreamIds": [dreamID]], token: token) }),
                     ("history", { try client.get("/v1/history", token: token) }),
                     ("version", { try client.get("/v1/versions/1", token: token) }),
+                    ("list", { try client.get("/v1/dreams", token: token) }),
+                    ("model", { try client.get("/v1/model", token: token) }),
                     ("undo", { try client.post("/v1/undo", token: token) }),
                 ]
                 Threads.start(requests.count) { index in
@@ -239,6 +249,9 @@ struct AccountDeletionTests {
                 for table in try client.server.database.tables() {
                     #expect(try client.server.database.rows(of: table, mentioning: [id]) == 0, "\(table) keeps a row of \(name)")
                 }
+                // Nor is an answer rendered for the account kept, however late its read.
+                let user = try #require(UUID(uuidString: id))
+                #expect(try #require(client.server.api).renderedAnswers.count(of: user) == 0)
             }
         }
     }

@@ -19,6 +19,7 @@ import Testing
         let help = try Self.run(["--help"])
         #expect(help.status == 0 && help.output.contains("lucid serve [options]") && help.output.contains("--max-body-bytes"))
         #expect(help.output.contains("--head-cache-bytes N") && help.output.contains("LUCID_HEAD_CACHE_BYTES"))
+        #expect(help.output.contains("--rendered-cache-bytes N") && help.output.contains("LUCID_RENDERED_CACHE_BYTES"))
         #expect(help.output.contains("--idempotency-key-lifetime S") && help.output.contains("LUCID_IDEMPOTENCY_KEY_LIFETIME"))
         #expect(help.output.contains("--database PATH|URL") && help.output.contains("LUCID_DATABASE_CONNECTIONS"))
         #expect(help.output.contains("--metrics-address HOST:PORT") && help.output.contains("LUCID_METRICS_ADDRESS"))
@@ -39,6 +40,7 @@ import Testing
         ["serve", "--header-timeout=0"], ["serve", "--body-timeout", "x"], ["serve", "--idle-timeout=99999"],
         ["serve", "--max-concurrent-hashes=0"], ["serve", "--max-import-bytes=1023"], ["serve", "--max-import-bytes", "2GiB"],
         ["serve", "--head-cache-bytes", "4096"], ["serve", "--head-cache-bytes=lots"],
+        ["serve", "--rendered-cache-bytes", "-1"], ["serve", "--rendered-cache-bytes=64MiB"],
         ["serve", "--idempotency-key-lifetime=59"], ["serve", "--idempotency-key-lifetime", "forever"],
         ["serve", "--max-streams-per-user=0"], ["serve", "--database-connections=0"], ["serve", "--database-connections", "x"],
         ["serve", "--stream-buffer-bytes=1024"], ["serve", "--stream-buffer-bytes", "1MiB"],

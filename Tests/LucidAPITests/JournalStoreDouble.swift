@@ -12,6 +12,9 @@ final class JournalStoreDouble: JournalStore {
     /// What each method does; by default, fail.
     struct Methods: Sendable {
         var head: @Sendable (UUID) throws(JournalError) -> Snapshot = { _ in try unset("head(of:)") }
+        /// Nothing in memory by default, as a store whose database others write: the API then
+        /// reads through `head`, which a test sets up.
+        var headInMemory: @Sendable (UUID) -> Snapshot? = { _ in nil }
         var model: @Sendable (UUID, Int) throws(JournalError) -> Snapshot = { _, _ in try unset("model(of:at:)") }
         var history: @Sendable (UUID, Int?, Int, Int) throws(JournalError) -> HistoryPage = { _, _, _, _ in
             try unset("history(of:before:limit:maxActionBytes:)")
@@ -75,6 +78,7 @@ final class JournalStoreDouble: JournalStore {
     }
 
     func head(of user: UUID) throws(JournalError) -> Snapshot { try methods.head(user) }
+    func headInMemory(of user: UUID) -> Snapshot? { methods.headInMemory(user) }
     func model(of user: UUID, at version: Int) throws(JournalError) -> Snapshot { try methods.model(user, version) }
     func history(of user: UUID, before: Int?, limit: Int, maxActionBytes: Int) throws(JournalError) -> HistoryPage {
         try methods.history(user, before, limit, maxActionBytes)

@@ -29,6 +29,9 @@ struct LogTests {
             record("PATCH", "/v1/dreams/\(id)",
                    try client.patch("/v1/dreams/\(id)", json: ["description": description + " again"], token: second))
             record("GET", "/v1/model", try client.get("/v1/model", token: token))
+            // Kept since, and answered at admission: logged all the same.
+            record("GET", "/v1/model", try client.get("/v1/model", token: token))
+            record("HEAD", "/v1/model", try client.head("/v1/model", token: token))
             record("GET", "/v1/dreams", try client.get("/v1/dreams?limit=1&cursor=0.0", token: token))
             record("GET", "/v1/history", try client.get("/v1/history", token: token))
             record("POST", "/v1/undo", try client.post("/v1/undo", token: token))
@@ -52,7 +55,7 @@ struct LogTests {
             // Authenticated requests name the user.
             if lines.count == sent.count {
                 #expect(lines[3].contains(userID))
-                #expect(lines[5].contains(userID))
+                for index in 5...7 { #expect(lines[index].contains(userID)) }
             }
         }
     }

@@ -31,6 +31,20 @@ import Testing
         }
     }
 
+    /// Segments end at each `/` Character: in a path that is not all ASCII, a `/` that a
+    /// combining mark follows is part of a Character, and ends no segment.
+    @Test func aSlashThatBeginsACharacterEndsNoSegment() {
+        let router = Self.router([("GET", "/v1/dreams/{id}"), ("GET", "/v1/{name}")])
+        guard case .found(let route, let parameters) = router.match(method: "GET", path: "/v1/dreams/\u{301}x") else {
+            Issue.record("no route for the path"); return
+        }
+        #expect(route.pattern == "/v1/{name}" && parameters == ["name": "dreams/\u{301}x"])
+        guard case .found(let dream, let id) = router.match(method: "GET", path: "/v1/dreams/é") else {
+            Issue.record("no route for /v1/dreams/é"); return
+        }
+        #expect(dream.pattern == "/v1/dreams/{id}" && id == ["id": "é"])
+    }
+
     /// Each method is allowed once, however many patterns of the path answer it.
     @Test func aWrongMethodListsEachAllowedMethodOnce() {
         let router = Self.router([("DELETE", "/v1/sessions/current"), ("DELETE", "/v1/sessions/{id}"), ("GET", "/v1/sessions/{id}")])

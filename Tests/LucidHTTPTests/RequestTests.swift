@@ -56,5 +56,8 @@ struct RequestTests {
         #expect(FieldSyntax.comparable("[::1]", defaultPort: "80") == "[::1]")
         #expect(FieldSyntax.comparable("[::1]:443", defaultPort: "443") == "[::1]")
         #expect(FieldSyntax.trimmed(" \thost \t") == "host")
+        for (value, trimmed) in [("host", "host"), ("a b", "a b"), (" a", "a"), ("a\t", "a"), ("", ""), (" \t ", ""), ("é ", "é")] {
+            #expect(FieldSyntax.trimmed(value) == trimmed, "\(value)")
+        }
     }
 }

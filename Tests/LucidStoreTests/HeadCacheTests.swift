@@ -135,6 +135,35 @@ import LucidThreads
         #expect(cached.bytes == JournalHead.bytes(of: cached.model))
     }
 
+    /// What a server may answer without the database: the head once it is in memory, the new
+    /// one as soon as a write is acknowledged, nothing once it is evicted or its account is
+    /// deleted; and nothing ever where other processes write the database.
+    @Test(arguments: StoreKind.allCases)
+    func aHeadInMemoryIsTheNewestOrNothing(kind: StoreKind) throws {
+        var clock = TestClock()
+        let database = try StoreDatabase(kind)
+        let (user, other) = (UUID(), UUID())
+        try database.addUsers([user, other])
+        let writer = try database.open()
+        let first = try writer.apply([.addDream(Dream(id: UUID(), description: "first", creature: .dragon, createdAt: clock.now()))],
+                                     to: user, at: clock.now())
+        let store = try database.open(headCacheBytes: JournalHead.bytes(of: first.model) + 1, owners: .registeredUsers)
+        #expect(store.headInMemory(of: user) == nil)
+        let head = try store.head(of: user)
+        guard kind == .sqlite else {
+            #expect(store.headInMemory(of: user) == nil)
+            return
+        }
+        #expect(store.headInMemory(of: user) == head)
+        let second = try store.apply([.setFavoriteCreature(.shark)], to: user, at: clock.now())
+        #expect(store.headInMemory(of: user) == Snapshot(version: second.version, model: second.model))
+        // Another journal's head takes the room.
+        _ = try store.head(of: other)
+        #expect(store.headInMemory(of: user) == nil && store.headInMemory(of: other) != nil)
+        #expect(try store.erase(other, provedBy: "hash", askedBy: "token of user1") == .erased(sessions: ["token of user1"]))
+        #expect(store.headInMemory(of: other) == nil)
+    }
+
     /// Heads evicted and loaded again all the time (in SQLite through reader connections and
     /// outside the writer lock), while other threads write the same journals: a head cached
     /// from a read that a commit overtook would send the next write back to a used version.

@@ -21,6 +21,16 @@ final class SessionCache: Sendable {
         var expiresAt: Timestamp?
         /// The last use written to the database, or being written now.
         var lastUsedAt: Timestamp
+
+        /// Whether the session has not expired at `now`.
+        func isLive(at now: Timestamp) -> Bool {
+            expiresAt.map { $0 > now } ?? true
+        }
+
+        /// The session, whose token has the hash `tokenHash`.
+        func session(tokenHash: String) -> Session {
+            Session(user: user, tokenHash: tokenHash, id: sessionID, expiresAt: expiresAt)
+        }
     }
 
     /// Proof of when a lookup missed, for caching what the database says afterwards.
@@ -94,16 +104,21 @@ final class SessionCache: Sendable {
     /// however many requests use it; one not cached (no cache, where another process may
     /// write) leaves it to the database's conditional update.
     func claimUse(of tokenHash: String, lastUsedAt: Timestamp, at now: Timestamp, interval: Int64) -> Bool {
-        let cutoff = now.millisecondsSince1970 - interval
-        guard lastUsedAt.millisecondsSince1970 <= cutoff else { return false }
+        guard Self.isDue(lastUsedAt, at: now, interval: interval) else { return false }
         return state.withLock { state in
             // The request that asks has just used the entry: it is the newest already.
             guard var entry = state.entries.value(for: tokenHash) else { return true }
-            guard entry.lastUsedAt.millisecondsSince1970 <= cutoff else { return false }
+            guard Self.isDue(entry.lastUsedAt, at: now, interval: interval) else { return false }
             entry.lastUsedAt = now
             state.entries.insert(entry, for: tokenHash)
             return true
         }
+    }
+
+    /// Whether a use at `now` of a session whose last use written is `lastUsedAt` should be
+    /// written: when that is `interval` milliseconds ago or more.
+    static func isDue(_ lastUsedAt: Timestamp, at now: Timestamp, interval: Int64) -> Bool {
+        lastUsedAt.millisecondsSince1970 <= now.millisecondsSince1970 - interval
     }
 
     /// Drops an entry that is of no more use (an expired session); no lookup can revive it,

@@ -45,30 +45,37 @@ extension API {
         }, locate: locate, render: render)
     }
 
-    func model(_ call: SignedInCall) throws(Problem) -> Response {
-        let user = call.user
-        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
-        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
-        return Reply.json(head, version: head.version)
+    func model(_ call: SignedInCall, _ head: () throws(Problem) -> Snapshot) throws(Problem) -> JournalRead {
+        let head = try head()
+        if call.alreadyHas(version: head.version) { return .ready(Reply.notModified(version: head.version)) }
+        return .rendered(call.answer(.model, at: head.version)) { .ofVersion(Reply.json(head, version: head.version)) }
     }
 
     /// A page of dreams. The cursor pins the version of the first page, so paging through
     /// a journal that changes meanwhile neither skips nor repeats a dream.
-    func listDreams(_ call: SignedInCall) throws(Problem) -> Response {
+    func listDreams(_ call: SignedInCall, _ head: () throws(Problem) -> Snapshot) throws(Problem) -> JournalRead {
         let user = call.user
         let limit = try call.integerParameter("limit", in: 1...100) ?? 50
-        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
-        var snapshot = head, offset = 0
-        if let cursor = call.request.queryValue("cursor") {
-            let parts = cursor.split(separator: ".")
-            guard parts.count == 2, let version = Int(parts[0]), let start = Int(parts[1]),
-                  (0...head.version).contains(version), start >= 0
-            else { throw Problem.badParameter("cursor", "is not a cursor this journal gave out") }
-            snapshot = try journal { () throws(JournalError) in try journals.model(of: user.id, at: version) }
-            offset = min(start, snapshot.model.dreams.count)
-        } else if call.alreadyHas(version: head.version) {
-            return Reply.notModified(version: head.version)
+        let head = try head()
+        guard let cursor = call.request.queryValue("cursor") else {
+            if call.alreadyHas(version: head.version) { return .ready(Reply.notModified(version: head.version)) }
+            return .rendered(call.answer(.dreams(limit: limit, start: 0), at: head.version)) {
+                .ofVersion(Self.page(of: head, from: 0, limit: limit))
+            }
         }
+        let parts = cursor.split(separator: ".")
+        guard parts.count == 2, let version = Int(parts[0]), let start = Int(parts[1]),
+              (0...head.version).contains(version), start >= 0
+        else { throw Problem.badParameter("cursor", "is not a cursor this journal gave out") }
+        return .rendered(call.answer(.dreams(limit: limit, start: start), at: version)) { [self] () throws(Problem) in
+            let snapshot = try journal { () throws(JournalError) in try journals.model(of: user.id, at: version) }
+            return .ofVersion(Self.page(of: snapshot, from: start, limit: limit))
+        }
+    }
+
+    /// The page of at most `limit` of `snapshot`'s dreams from the `start`th on.
+    private static func page(of snapshot: Snapshot, from start: Int, limit: Int) -> Response {
+        let offset = min(start, snapshot.model.dreams.count)
         let end = min(offset + limit, snapshot.model.dreams.count)
         return Reply.object(version: snapshot.version) { writer in
             writer.key("version"); writer.int(snapshot.version)
@@ -91,13 +98,12 @@ extension API {
         }
     }
 
-    func dream(_ call: SignedInCall) throws(Problem) -> Response {
-        let user = call.user
+    func dream(_ call: SignedInCall, _ head: () throws(Problem) -> Snapshot) throws(Problem) -> JournalRead {
         let id = try call.dreamID()
-        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
+        let head = try head()
         guard let dream = head.model.dream(id) else { throw Problem.refused(.dreamNotFound(id), at: "") }
-        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
-        return Reply.json(dream, version: head.version)
+        if call.alreadyHas(version: head.version) { return .ready(Reply.notModified(version: head.version)) }
+        return .rendered(call.answer(.dream(id), at: head.version)) { .ofVersion(Reply.json(dream, version: head.version)) }
     }
 
     func updateDream(_ call: SignedInCall) throws(Problem) -> Response {
@@ -215,30 +221,45 @@ extension API {
     /// A page of history: at most `limit` versions, and no more than
     /// `StoreLimits.historyPageBytes` of stored actions (at least one version), so a page
     /// of big changes stays small; `nextCursor` leads on either way.
-    func history(_ call: SignedInCall) throws(Problem) -> Response {
+    func history(_ call: SignedInCall, _ head: () throws(Problem) -> Snapshot) throws(Problem) -> JournalRead {
         let user = call.user
         let limit = try call.integerParameter("limit", in: 1...100) ?? 50
         let before = try call.integerParameter("before", in: 1...Int.max)
-        let head = try journal { () throws(JournalError) in try journals.head(of: user.id) }
-        if call.alreadyHas(version: head.version) { return Reply.notModified(version: head.version) }
-        let page = try journal { () throws(JournalError) in try journals.history(of: user.id, before: before, limit: limit) }
-        return Reply.object(version: head.version) { writer in
-            writer.key("canUndo"); writer.bool(page.canUndo)
-            writer.key("canRedo"); writer.bool(page.canRedo)
-            writer.key("items"); writer.array(page.items)
-            writer.key("nextCursor")
-            if let before = page.nextBefore { writer.int(before) } else { writer.null() }
+        let version = try head().version
+        if call.alreadyHas(version: version) { return .ready(Reply.notModified(version: version)) }
+        return .rendered(call.answer(.history(before: before, limit: limit), at: version)) { [self] () throws(Problem) in
+            let page = try journal { () throws(JournalError) in try journals.history(of: user.id, before: before, limit: limit) }
+            let response = Reply.object(version: version) { writer in
+                writer.key("canUndo"); writer.bool(page.canUndo)
+                writer.key("canRedo"); writer.bool(page.canRedo)
+                writer.key("items"); writer.array(page.items)
+                writer.key("nextCursor")
+                if let before = page.nextBefore { writer.int(before) } else { writer.null() }
+            }
+            // The store reads the page at the head it finds, which a write may have moved on
+            // since `version`: the page is of `version` only if the head is still there.
+            return (try? journals.head(of: user.id).version) == version ? .ofVersion(response) : .moved(response)
         }
     }
 
-    func version(_ call: SignedInCall) throws(Problem) -> Response {
+    func version(_ call: SignedInCall, _ head: () throws(Problem) -> Snapshot) throws(Problem) -> JournalRead {
         let user = call.user
         guard let text = call.parameters["version"], let version = Int(text), version >= 0 else {
             throw Problem(.notFound, "The journal has no version \(call.parameters["version"] ?? "").")
         }
-        let snapshot = try journal { () throws(JournalError) in try journals.model(of: user.id, at: version) }
-        var response = call.alreadyHas(version: version) ? Reply.notModified(version: version) : Reply.json(snapshot, version: version)
-        // A version, once written, is what it is for good: a private cache need never ask again.
+        let head = try head()
+        try journal { () throws(JournalError) in try head.requireVersion(version) }
+        if call.alreadyHas(version: version) { return .ready(Self.keptForGood(Reply.notModified(version: version))) }
+        return .rendered(call.answer(.version, at: version)) { [self] () throws(Problem) in
+            let snapshot = try journal { () throws(JournalError) in try journals.model(of: user.id, at: version) }
+            return .ofVersion(Self.keptForGood(Reply.json(snapshot, version: version)))
+        }
+    }
+
+    /// `response` with what a version's answer tells caches: a version, once written, is what
+    /// it is for good, so a private cache need never ask again.
+    private static func keptForGood(_ response: Response) -> Response {
+        var response = response
         response.headers.append(("Cache-Control", Self.versionCaching))
         return response
     }

@@ -48,7 +48,7 @@ public struct RequestLog: Sendable, Equatable {
     /// `GET /v1/me 200 0.412ms user=… request=…`, with `error=…` after a failure. What came
     /// from the client is escaped, so it cannot end the line or fake another.
     public var text: String {
-        let user = userID?.uuidString.lowercased() ?? "-"
+        let user = userID?.lowercasedString ?? "-"
         let failure = error.map { " error=" + LogText.escaped($0) } ?? ""
         return "\(LogText.escaped(method)) \(LogText.escaped(path)) \(status) \(milliseconds)ms "
             + "user=\(user) request=\(requestID)\(failure)"

@@ -51,8 +51,9 @@ extension API: HTTPApplication {
     static let passwordChangeBodyLimit = 32 << 10
 
     /// Decides from the head alone: a path with a control character, an unknown path, a wrong
-    /// method or a missing token is answered without reading the body; anything else is read
-    /// into its route's lane, and answered through that route.
+    /// method or a missing token is answered without reading the body, and so is a read whose
+    /// answer is ready in memory (see ``readyAnswer(to:through:reading:)``); anything else is
+    /// read into its route's lane, and answered through that route.
     public func admit(_ request: Request, body: BodyFraming) -> Admission<AdmittedRoute> {
         if let problem = Self.pathProblem(request.path) { return .answer(answer(request, route: nil, with: problem)) }
         if let preflight = preflight(request) { return .answer(preflight) }
@@ -67,8 +68,13 @@ extension API: HTTPApplication {
             if route.handler.isSignedIn, request.header("authorization") == nil {
                 return .answer(answer(request, route: route.pattern, with: Self.signInFirst))
             }
+            let admitted = AdmittedRoute(route: route, parameters: parameters)
+            if case .read(let read) = route.handler, body == .none,
+               let ready = readyAnswer(to: request, through: admitted, reading: read) {
+                return .answer(ready)
+            }
             let (lane, maxBodyBytes) = route.intake.admission(configuration)
-            return .accept(AdmittedRoute(route: route, parameters: parameters), lane: lane, maxBodyBytes: maxBodyBytes)
+            return .accept(admitted, lane: lane, maxBodyBytes: maxBodyBytes)
         }
     }
 

@@ -39,11 +39,11 @@ extension API {
             try api.deleteAccount(call)
         }
 
-        router.add("GET", "/v1/model") { api, call throws(Problem) in try api.model(call) }
-        router.add("GET", "/v1/dreams") { api, call throws(Problem) in try api.listDreams(call) }
+        router.addRead("/v1/model") { api, call, head throws(Problem) in try api.model(call, head) }
+        router.addRead("/v1/dreams") { api, call, head throws(Problem) in try api.listDreams(call, head) }
         router.add("POST", "/v1/dreams") { api, call throws(Problem) in try api.addDream(call) }
         router.add("GET", "/v1/dreams/search") { api, call throws(Problem) in try api.searchDreams(call) }
-        router.add("GET", "/v1/dreams/{id}") { api, call throws(Problem) in try api.dream(call) }
+        router.addRead("/v1/dreams/{id}") { api, call, head throws(Problem) in try api.dream(call, head) }
         router.add("PATCH", "/v1/dreams/{id}") { api, call throws(Problem) in try api.updateDream(call) }
         router.add("DELETE", "/v1/dreams/{id}") { api, call throws(Problem) in try api.deleteDream(call) }
         router.add("GET", "/v1/dreams/{id}/card.svg") { api, call throws(Problem) in try api.card(call, as: .svg) }
@@ -81,8 +81,8 @@ extension API {
             try api.shareCard(&call)
         }
         router.add("POST", API.importPath, .imports) { api, call throws(Problem) in try api.importDreams(call) }
-        router.add("GET", "/v1/history") { api, call throws(Problem) in try api.history(call) }
-        router.add("GET", "/v1/versions/{version}") { api, call throws(Problem) in try api.version(call) }
+        router.addRead("/v1/history") { api, call, head throws(Problem) in try api.history(call, head) }
+        router.addRead("/v1/versions/{version}") { api, call, head throws(Problem) in try api.version(call, head) }
         return router
     }()
 }

@@ -29,6 +29,10 @@ public struct APIConfiguration: Sendable {
     /// How many sessions the cache in front of the database holds (about 350 bytes each);
     /// past it the least recently used one is dropped.
     public var sessionCacheCapacity: Int = 100_000
+    /// How many bytes the answers of reads kept once rendered may take (pages of dreams,
+    /// models, dreams, pages of history, old versions: see ``RenderedAnswers``); past it the
+    /// least recently used go. 0 keeps none. 64 MiB by default.
+    public var renderedBytes: Int = 64 << 20
     /// Seconds between deletions of expired sessions from the database; 0 never deletes them.
     public var sessionSweepSeconds: Int = 60
     /// How long the answer to a request with an `Idempotency-Key` is kept for its retries,
@@ -56,7 +60,8 @@ public struct APIConfiguration: Sendable {
         concurrentHashes: Int = APIConfiguration.defaultConcurrentHashes, hashQueueTimeout: Duration = .seconds(10),
         sessionCacheCapacity: Int = 100_000, sessionSweepSeconds: Int = 60, idempotencyKeyLifetime: Int = 86_400,
         keySweepSeconds: Int = 60, maxStreamsPerUser: Int = 16, streamQuiet: Duration = .seconds(15),
-        metrics: Metrics? = nil, maxImportBytes: Int = 32 << 20, streamBufferBytes: Int = 256 << 20, cors: CORSPolicy = .off
+        metrics: Metrics? = nil, maxImportBytes: Int = 32 << 20, streamBufferBytes: Int = 256 << 20, cors: CORSPolicy = .off,
+        renderedBytes: Int = 64 << 20
     ) {
         self.registration = registration
         self.passwordCost = passwordCost
@@ -73,6 +78,7 @@ public struct APIConfiguration: Sendable {
         self.maxImportBytes = maxImportBytes
         self.streamBufferBytes = streamBufferBytes
         self.cors = cors
+        self.renderedBytes = renderedBytes
     }
 
     /// One hash per core (hashing is all CPU), and no more than an eighth of memory holds.
@@ -108,6 +114,8 @@ public final class API: Sendable {
     let environment: Environment
     let hasher: PasswordHasher
     let sessions: SessionCache
+    /// The answers of reads already rendered, by journal, version and representation.
+    let renderedAnswers: RenderedAnswers
     /// Deletes expired sessions from the database every `sessionSweepSeconds`.
     let sessionSweeper: Sweeper
     /// Deletes expired idempotency keys every `keySweepSeconds`.
@@ -146,6 +154,10 @@ public final class API: Sendable {
         self.hasher = PasswordHasher(cost: configuration.passwordCost)
         // A session another process can end must be read from the database every time.
         self.sessions = SessionCache(capacity: accounts.isShared ? 0 : configuration.sessionCacheCapacity)
+        // Each answer is of one version, which never changes: only a deletion drops them.
+        let renderedAnswers = RenderedAnswers(budget: configuration.renderedBytes)
+        self.renderedAnswers = renderedAnswers
+        journals.observe(renderedAnswers)
         self.sessionSweeper = Sweeper(
             "expired sessions", every: configuration.sessionSweepSeconds, cutoff: environment.now,
             delete: { try accounts.deleteExpiredSessions(at: $0, limit: $1) }, log: log)
@@ -201,10 +213,7 @@ public final class API: Sendable {
     /// Never a secret, a body, or a query string. An answer that waits (a long poll) is logged
     /// when it goes out; a stream or a download when it starts.
     func answer(_ request: Request, through admitted: AdmittedRoute) -> Answer {
-        var call = OpenCall(
-            request: request, parameters: admitted.parameters, route: admitted.route.pattern,
-            requestID: Self.makeRequestID(), started: .now, crossOrigin: configuration.cors.crossOrigin(of: request),
-            caching: admitted.route.caching)
+        var call = openCall(request, through: admitted)
         do throws(Problem) {
             switch try run(admitted.route, &call) {
             case .response(let response):
@@ -219,6 +228,14 @@ public final class API: Sendable {
         } catch {
             return .response(finish(error, of: call))
         }
+    }
+
+    /// The call of `request` to the route it was admitted to, with a new request id.
+    func openCall(_ request: Request, through admitted: AdmittedRoute) -> OpenCall {
+        OpenCall(
+            request: request, parameters: admitted.parameters, route: admitted.route.pattern,
+            requestID: Self.makeRequestID(), started: .now, crossOrigin: configuration.cors.crossOrigin(of: request),
+            caching: admitted.route.caching)
     }
 
     /// The problem as the call's answer, logged with what went wrong inside the server.
@@ -280,13 +297,19 @@ public final class API: Sendable {
             return .response(try runOnce(key, signedIn, as: route.keyedPath(of: call.request), handler))
         case .waiting(let handler):
             return try handler(self, try authenticated(&call))
+        case .read(let read):
+            return .response(try answer(try authenticated(&call), reading: read))
         }
     }
 
     /// The call signed in with its bearer token (401 if it does not sign anyone in); the log
     /// line names the user from here on, whatever the handler answers.
     private func authenticated(_ call: inout OpenCall) throws(Problem) -> SignedInCall {
-        let session = try authenticate(call.request)
+        signIn(&call, as: try authenticate(call.request))
+    }
+
+    /// The call signed in as `session`; the log line names the user from here on.
+    func signIn(_ call: inout OpenCall, as session: Session) -> SignedInCall {
         call.loggedUserID = session.user.id
         return SignedInCall(base: call, session: session)
     }

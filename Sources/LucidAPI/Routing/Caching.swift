@@ -53,7 +53,7 @@ struct JournalTag: Equatable, Sendable {
     let suffix: [UInt8]
 
     init(_ user: UUID) {
-        suffix = Array(("-" + user.uuidString.lowercased().prefix(8)).utf8)
+        suffix = Array(("-" + user.lowercasedString.prefix(8)).utf8)
     }
 
     /// An `ETag` field's value (`"12"`, `W/"12-markdown"`) with the journal named.

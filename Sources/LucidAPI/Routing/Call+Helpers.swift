@@ -141,13 +141,7 @@ extension API {
     /// Who `request` signs in as, from `Authorization: Bearer <token>`; 401 for anything else.
     /// The API calls it once per request of a signed-in route, before the handler runs.
     func authenticate(_ request: Request) throws(Problem) -> Session {
-        guard let header = request.header("authorization") else { throw Self.signInFirst }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", SessionToken.isWellFormed(String(parts[1])) else {
-            throw Problem(.unauthorized, "The Authorization header is not a bearer token.",
-                          headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
-        }
-        let tokenHash = SessionToken.hash(String(parts[1]))
+        let tokenHash = try Self.tokenHash(of: request)
         let entry: SessionCache.Entry?
         switch sessions.lookup(tokenHash) {
         case .cached(let cached):
@@ -163,13 +157,39 @@ extension API {
             if let entry { sessions.remember(entry, for: tokenHash, after: ticket) }
         }
         let now = environment.now()
-        guard let entry, entry.expiresAt.map({ $0 > now }) ?? true else {
+        guard let entry, entry.isLive(at: now) else {
             // An expired session is of no more use to the cache; the sweeper deletes its row.
             if entry != nil { sessions.forget(tokenHash) }
             throw Self.revokedToken
         }
         noteUse(of: tokenHash, lastUsedAt: entry.lastUsedAt, at: now)
-        return Session(user: entry.user, tokenHash: tokenHash, id: entry.sessionID, expiresAt: entry.expiresAt)
+        return entry.session(tokenHash: tokenHash)
+    }
+
+    /// Who `request` signs in as, if the session cache answers it alone: a cached session, not
+    /// expired, whose use need not be written now. `nil` for anything else (a token not
+    /// cached, a malformed header, an expired session, a use due to be written), which
+    /// ``authenticate(_:)`` then reads, writes or refuses as it must.
+    func cachedSession(of request: Request) -> Session? {
+        guard let tokenHash = try? Self.tokenHash(of: request), case .cached(let entry) = sessions.lookup(tokenHash) else {
+            return nil
+        }
+        let now = environment.now()
+        guard entry.isLive(at: now), !SessionCache.isDue(entry.lastUsedAt, at: now, interval: Self.sessionUseInterval) else {
+            return nil
+        }
+        return entry.session(tokenHash: tokenHash)
+    }
+
+    /// The hash of the token of `request`'s `Authorization: Bearer <token>`; 401 for anything else.
+    private static func tokenHash(of request: Request) throws(Problem) -> String {
+        guard let header = request.header("authorization") else { throw Self.signInFirst }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", SessionToken.isWellFormed(String(parts[1])) else {
+            throw Problem(.unauthorized, "The Authorization header is not a bearer token.",
+                          headers: [("WWW-Authenticate", "Bearer realm=\"lucid\", error=\"invalid_token\"")])
+        }
+        return SessionToken.hash(String(parts[1]))
     }
 
     /// How often a session's last use is written, in milliseconds: at most once a minute,

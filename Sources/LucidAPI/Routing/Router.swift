@@ -1,4 +1,5 @@
 import LucidHTTP
+import LucidStore
 import LucidWire
 
 /// Maps a method and a path to a handler, and tells a wrong method (405, with the allowed
@@ -12,6 +13,11 @@ struct Router: Sendable {
     typealias SignedInHandler = @Sendable (API, SignedInCall) throws(Problem) -> Response
     /// The handler of a signed-in route whose answer may wait or stream.
     typealias WaitingHandler = @Sendable (API, SignedInCall) throws(Problem) -> Answer
+    /// The handler of a signed-in read whose answer is a pure function of the journal at one
+    /// version: what to answer (see ``JournalRead``), from the call and the journal's head,
+    /// which `head` reads (after the request's parameters are checked, so a bad one is a
+    /// `400` whatever the store would say).
+    typealias ReadHandler = @Sendable (API, SignedInCall, _ head: () throws(Problem) -> Snapshot) throws(Problem) -> JournalRead
 
     /// Who may call a route, and how it answers.
     enum Handler: Sendable {
@@ -22,6 +28,9 @@ struct Router: Sendable {
         case signedIn(SignedInHandler)
         /// Only with a valid bearer token, as `signedIn`; with an answer that may wait or stream.
         case waiting(WaitingHandler)
+        /// Only with a valid bearer token, as `signedIn`; with an answer kept once rendered,
+        /// which admission sends itself when it is ready in memory.
+        case read(ReadHandler)
 
         /// Whether the route needs a signed-in caller.
         var isSignedIn: Bool {
@@ -41,10 +50,15 @@ struct Router: Sendable {
         case imports
     }
 
-    struct Route: Sendable {
+    /// A class, not a struct: a request carries its route from admission to its answer, and
+    /// a reference is one count to keep where a struct's copy was one for each field.
+    final class Route: Sendable {
         let method: String
         let pattern: String
         let segments: [Substring]
+        /// For each of `segments`, the name of the parameter it captures (`{name}`), or `nil`
+        /// for a segment a path must have as it is: worked out once, not at every match.
+        let parameterNames: [String?]
         let intake: Intake
         /// Whether a request with an `Idempotency-Key` runs at most once and its retries get
         /// its answer again: every signed-in mutation but signing out, which a retry cannot
@@ -58,7 +72,23 @@ struct Router: Sendable {
         /// For another name of a route (`/undo` for `/v1/undo`), the pattern of the route it
         /// stands for: a request with an idempotency key is taken as a request to that route,
         /// so a retry may switch between the two names.
-        var standsFor: String? = nil
+        let standsFor: String?
+
+        init(
+            method: String, pattern: String, intake: Intake, keepsAnswers: Bool, secrets: Set<String>, caching: Caching,
+            handler: Handler, standsFor: String? = nil
+        ) {
+            self.method = method
+            self.pattern = pattern
+            segments = Router.split(pattern)
+            parameterNames = segments.map { $0.hasPrefix("{") && $0.hasSuffix("}") ? String($0.dropFirst().dropLast()) : nil }
+            self.intake = intake
+            self.keepsAnswers = keepsAnswers
+            self.secrets = secrets
+            self.caching = caching
+            self.handler = handler
+            self.standsFor = standsFor
+        }
 
         /// The path a keyed request to this route is remembered under.
         func keyedPath(of request: Request) -> String {
@@ -67,6 +97,11 @@ struct Router: Sendable {
     }
 
     private(set) var routes: [Route] = []
+    /// The indices in `routes` of the routes whose patterns have each number of segments: a
+    /// path can only match those of its own number, so a match reads no others.
+    private var routesBySegmentCount: [Int: [Int]] = [:]
+    /// The indices in `routes` of the routes with secret parameters.
+    private var routesWithSecrets: [Int] = []
 
     /// Adds a signed-in route: `handler` for `method` on `pattern`, where `{name}` segments
     /// capture a parameter. Mutations keep their answers for idempotency keys unless told
@@ -92,14 +127,19 @@ struct Router: Sendable {
     /// Adds `pattern` as another name of the `method` route on `original`, added before: the
     /// same handler, lane and idempotency keys.
     mutating func addAlias(_ method: String, _ pattern: String, of original: String) {
-        guard var route = routes.first(where: { $0.method == method && $0.pattern == original }) else {
+        guard let route = routes.first(where: { $0.method == method && $0.pattern == original }) else {
             preconditionFailure("no route \(method) \(original) to name \(pattern) after")
         }
         precondition(!route.segments.contains { $0.hasPrefix("{") }, "only a route without parameters has another name")
-        route = Route(
-            method: method, pattern: pattern, segments: Self.split(pattern), intake: route.intake, keepsAnswers: route.keepsAnswers,
-            secrets: route.secrets, caching: route.caching, handler: route.handler, standsFor: original)
-        routes.append(route)
+        add(Route(
+            method: method, pattern: pattern, intake: route.intake, keepsAnswers: route.keepsAnswers, secrets: route.secrets,
+            caching: route.caching, handler: route.handler, standsFor: original))
+    }
+
+    /// Adds a signed-in `GET` route whose answer is a pure function of the journal at one
+    /// version, kept once rendered.
+    mutating func addRead(_ pattern: String, _ handler: @escaping ReadHandler) {
+        append("GET", pattern, .ordinary, keepsAnswers: false, secrets: [], caching: .personal, .read(handler))
     }
 
     /// Adds a signed-in `GET` route whose answer may wait without a thread (a long poll),
@@ -112,15 +152,28 @@ struct Router: Sendable {
         _ method: String, _ pattern: String, _ intake: Intake, keepsAnswers: Bool, secrets: Set<String>, caching: Caching,
         _ handler: Handler
     ) {
-        let segments = Self.split(pattern)
-        precondition(secrets.allSatisfy { segments.contains("{\($0)}") }, "\(pattern) has no parameter \(secrets)")
-        routes.append(Route(
-            method: method, pattern: pattern, segments: segments, intake: intake, keepsAnswers: keepsAnswers,
-            secrets: secrets, caching: caching, handler: handler))
+        let route = Route(
+            method: method, pattern: pattern, intake: intake, keepsAnswers: keepsAnswers, secrets: secrets, caching: caching,
+            handler: handler)
+        precondition(secrets.allSatisfy { route.parameterNames.contains($0) }, "\(pattern) has no parameter \(secrets)")
+        add(route)
     }
 
+    private mutating func add(_ route: Route) {
+        routesBySegmentCount[route.segments.count, default: []].append(routes.count)
+        if !route.secrets.isEmpty { routesWithSecrets.append(routes.count) }
+        routes.append(route)
+    }
+
+    /// The segments of `path` after its leading `/`, split at every `/` Character. A path of
+    /// ASCII alone (nearly every one) is split by its bytes, which is the same there and costs
+    /// a match a fraction of splitting by Characters; elsewhere a `/` may be part of a
+    /// Character (followed by a combining mark), and is no segment's end.
     private static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+        guard path.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
+        }
+        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().map { Substring($0) }
     }
 
     /// The outcome of matching a request.
@@ -136,19 +189,20 @@ struct Router: Sendable {
     /// never names a session called "current", whatever order the routes were added in.
     func match(method: String, path: String) -> Match {
         let segments = Self.split(path)
-        var found: (route: Route, parameters: [String: String])?
+        var found: (index: Int, parameters: [String: String])?
         var allowed: [String] = []
-        for route in routes {
-            guard let parameters = Self.parameters(of: route, in: segments) else { continue }
-            if route.method == method || (method == "HEAD" && route.method == "GET") {
-                if found.map({ parameters.count < $0.parameters.count }) ?? true { found = (route, parameters) }
+        for index in routesBySegmentCount[segments.count] ?? [] {
+            guard let parameters = Self.parameters(of: routes[index], in: segments) else { continue }
+            let routeMethod = routes[index].method
+            if routeMethod == method || (method == "HEAD" && routeMethod == "GET") {
+                if found.map({ parameters.count < $0.parameters.count }) ?? true { found = (index, parameters) }
                 continue
             }
-            for allow in route.method == "GET" ? ["GET", "HEAD"] : [route.method] where !allowed.contains(allow) {
+            for allow in routeMethod == "GET" ? ["GET", "HEAD"] : [routeMethod] where !allowed.contains(allow) {
                 allowed.append(allow)
             }
         }
-        if let found { return .found(found.route, parameters: found.parameters) }
+        if let found { return .found(routes[found.index], parameters: found.parameters) }
         return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
     }
 
@@ -158,8 +212,9 @@ struct Router: Sendable {
     func methods(at path: String) -> [String] {
         let segments = Self.split(path)
         var methods: [String] = []
-        for route in routes where Self.parameters(of: route, in: segments) != nil {
-            for method in route.method == "GET" ? ["GET", "HEAD"] : [route.method] where !methods.contains(method) {
+        for index in routesBySegmentCount[segments.count] ?? [] where Self.parameters(of: routes[index], in: segments) != nil {
+            let routeMethod = routes[index].method
+            for method in routeMethod == "GET" ? ["GET", "HEAD"] : [routeMethod] where !methods.contains(method) {
                 methods.append(method)
             }
         }
@@ -173,11 +228,12 @@ struct Router: Sendable {
     func loggedPath(_ path: String) -> String {
         var segments = Self.split(path)
         var hidden = false
-        for route in routes where !route.secrets.isEmpty {
+        for routeIndex in routesWithSecrets {
+            let route = routes[routeIndex]
             for (index, pattern) in route.segments.enumerated() where index < segments.count {
-                if pattern.hasPrefix("{") && pattern.hasSuffix("}") {
+                if let name = route.parameterNames[index] {
                     guard !segments[index].isEmpty else { break }
-                    if route.secrets.contains(String(pattern.dropFirst().dropLast())) {
+                    if route.secrets.contains(name) {
                         segments[index] = pattern
                         hidden = true
                     }
@@ -192,11 +248,11 @@ struct Router: Sendable {
     private static func parameters(of route: Route, in segments: [Substring]) -> [String: String]? {
         guard route.segments.count == segments.count else { return nil }
         var parameters: [String: String] = [:]
-        for (pattern, segment) in zip(route.segments, segments) {
-            if pattern.hasPrefix("{") && pattern.hasSuffix("}") {
-                guard !segment.isEmpty else { return nil }
-                parameters[String(pattern.dropFirst().dropLast())] = String(segment)
-            } else if pattern != segment {
+        for index in segments.indices {
+            if let name = route.parameterNames[index] {
+                guard !segments[index].isEmpty else { return nil }
+                parameters[name] = String(segments[index])
+            } else if route.segments[index] != segments[index] {
                 return nil
             }
         }

@@ -1,9 +1,12 @@
 import Synchronization
-import Foundation
+public import Foundation
 import LucidModel
-import LucidStore
+public import LucidStore
 
 extension PostgresJournalStore {
+    /// Never: another process may have moved the journal on since, and only the database knows.
+    public func headInMemory(of user: UUID) -> Snapshot? { nil }
+
     /// The journal's head as the database has it now: the cached head if the database's
     /// version says it is current, else the cached head caught up, or the journal read whole.
     /// Costs one indexed read of the head row when the cache is current.

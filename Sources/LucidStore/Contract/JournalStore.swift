@@ -12,6 +12,13 @@ public protocol JournalStore: AnyObject, Sendable {
     /// The journal's newest version.
     func head(of user: UUID) throws(JournalError) -> Snapshot
 
+    /// The journal's newest version, what ``head(of:)`` would answer, if this process holds
+    /// it in memory and knows it is current without asking the database; `nil` otherwise.
+    /// Never reads, writes or waits for the database: the server asks it on the thread that
+    /// reads requests, to answer a read there. A store whose database other processes write
+    /// cannot know, and always answers `nil`.
+    func headInMemory(of user: UUID) -> Snapshot?
+
     /// The whole model as it was at `version`.
     func model(of user: UUID, at version: Int) throws(JournalError) -> Snapshot
 

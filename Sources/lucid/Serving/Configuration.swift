@@ -28,6 +28,8 @@ struct Configuration: Equatable {
     var sessionCacheEntries = 100_000
     /// How much memory the heads of recently used journals may take, estimated from their dreams.
     var headCacheBytes = StoreLimits.defaultHeadCacheBytes
+    /// How much memory the answers of reads kept once rendered may take; 0 keeps none.
+    var renderedCacheBytes = 64 << 20
     /// Seconds an idempotency key's answer is kept for retries.
     var idempotencyKeyLifetime = 86_400
     /// Event streams one user may hold open at once.
@@ -69,6 +71,7 @@ struct Configuration: Equatable {
         ("--max-concurrent-hashes", "LUCID_MAX_CONCURRENT_HASHES", integer(\.concurrentHashes, in: 1...256)),
         ("--session-cache-entries", "LUCID_SESSION_CACHE_ENTRIES", integer(\.sessionCacheEntries, in: 1...10_000_000)),
         ("--head-cache-bytes", "LUCID_HEAD_CACHE_BYTES", integer(\.headCacheBytes, in: (1 << 20)...(1 << 44))),
+        ("--rendered-cache-bytes", "LUCID_RENDERED_CACHE_BYTES", integer(\.renderedCacheBytes, in: 0...(1 << 44))),
         ("--idempotency-key-lifetime", "LUCID_IDEMPOTENCY_KEY_LIFETIME", integer(\.idempotencyKeyLifetime, in: 60...31_536_000)),
         ("--max-streams-per-user", "LUCID_MAX_STREAMS_PER_USER", integer(\.maxStreamsPerUser, in: 1...10_000)),
         ("--stream-buffer-bytes", "LUCID_STREAM_BUFFER_BYTES", integer(\.streamBufferBytes, in: (1 << 20)...(1 << 40))),
@@ -195,6 +198,10 @@ struct Configuration: Equatable {
           --session-cache-entries N  sessions cached in memory (LUCID_SESSION_CACHE_ENTRIES; default 100000)
           --head-cache-bytes N    memory for the journals kept in memory, least recently used
                                   evicted first (LUCID_HEAD_CACHE_BYTES; default 268435456)
+          --rendered-cache-bytes N
+                                  memory for answers of reads already rendered (pages of dreams,
+                                  models, dreams, history, versions), least recently used evicted
+                                  first; 0 keeps none (LUCID_RENDERED_CACHE_BYTES; default 67108864)
           --idempotency-key-lifetime S
                                   seconds a request's Idempotency-Key and answer are kept for its
                                   retries (LUCID_IDEMPOTENCY_KEY_LIFETIME; default 86400)

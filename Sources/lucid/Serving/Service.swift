@@ -29,7 +29,7 @@ enum Service {
                     idempotencyKeyLifetime: configuration.idempotencyKeyLifetime,
                     maxStreamsPerUser: configuration.maxStreamsPerUser, metrics: metrics,
                     maxImportBytes: configuration.maxImportBytes, streamBufferBytes: configuration.streamBufferBytes,
-                    cors: CORSPolicy(allowing: configuration.allowedOrigins)),
+                    cors: CORSPolicy(allowing: configuration.allowedOrigins), renderedBytes: configuration.renderedCacheBytes),
                 log: log.write)
             server = api.server(ServerConfiguration(
                 host: configuration.host, port: configuration.port, workers: configuration.threads,

@@ -2,6 +2,7 @@ import LucidTestSupport
 import Foundation
 import Synchronization
 import LucidModel
+import LucidThreads
 import Testing
 @testable import LucidSQLite
 @testable import LucidStore

@@ -1,6 +1,6 @@
 import Foundation
 import LucidStore
-import Synchronization
+import LucidThreads
 
 /// How many commits have touched each of 1,024 buckets of journals. A head read outside
 /// the writer lock is current if its bucket's count did not move between the moment before
@@ -9,7 +9,7 @@ import Synchronization
 /// of journals.
 struct CommitCounts: ~Copyable, Sendable {
     private static let buckets = 1024
-    private let counts = Mutex([UInt32](repeating: 0, count: buckets))
+    private let counts = Locked([UInt32](repeating: 0, count: buckets))
 
     private static func bucket(of journal: UUID) -> Int {
         (Int(journal.uuid.0) << 8 | Int(journal.uuid.1)) % buckets

@@ -1,5 +1,5 @@
 import LucidStore
-import Synchronization
+import LucidThreads
 
 /// The writes that share one transaction and so one commit. Each writer whose savepoint
 /// was released into the transaction holds the group and learns its single outcome from
@@ -11,7 +11,7 @@ final class CommitGroup: Sendable {
         case failed(StoreFailure)
     }
 
-    private let state = Mutex<Outcome?>(nil)
+    private let state = Locked<Outcome?>(nil)
 
     /// `nil` while the group's transaction is still open.
     var outcome: Outcome? { state.withLock { $0 } }

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import LucidStore
 import LucidThreads
-import Synchronization
 
 /// A few reader connections to one database, each lent to one thread at a time, so reads
 /// of different journals run side by side instead of queuing behind one lock; WAL mode

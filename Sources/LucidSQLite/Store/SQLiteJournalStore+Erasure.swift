@@ -1,4 +1,3 @@
-import Synchronization
 public import Foundation
 import LucidModel
 public import LucidStore

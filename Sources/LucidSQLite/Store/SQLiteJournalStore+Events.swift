@@ -1,4 +1,4 @@
-import Synchronization
+import LucidThreads
 public import Foundation
 import LucidModel
 public import LucidStore

@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,6 @@ import Foundation
 import LucidModel
 public import LucidStore
 import LucidThreads
-import Synchronization
 
 /// What one write did in the open transaction: its commit, and the change to the search
 /// index that the group writes when it commits.

@@ -2,7 +2,6 @@ public import Foundation
 public import LucidModel
 public import LucidStore
 import LucidThreads
-import Synchronization
 
 /// Every user's journal, versioned, in one SQLite database that this process owns.
 ///
@@ -15,7 +14,7 @@ import Synchronization
 /// disk; history, old versions and heads not in memory are read through a small pool of
 /// other connections.
 public final class SQLiteJournalStore: JournalStore {
-    let writer: Mutex<Writer>
+    let writer: Locked<Writer>
     let readers: ReaderPool
     /// The committed heads of recently used journals: what readers see.
     let heads: Locked<HeadCache>
@@ -26,7 +25,7 @@ public final class SQLiteJournalStore: JournalStore {
     /// Counts of commits by bucket of journals, to check heads read without the writer lock.
     let commitCounts = CommitCounts()
     /// Who hears of every new version (see ``observe(_:)``).
-    let observers = Mutex<[any JournalObserver]>([])
+    let observers = Locked<[any JournalObserver]>([])
     /// Who is told the size of every commit (see ``observeCommits(_:)``).
     let commitObservers = CommitObservers()
     /// The database file, whose size (and its write-ahead log's) ``usage()`` reports.
@@ -67,7 +66,7 @@ public final class SQLiteJournalStore: JournalStore {
         self.path = path
         self.owners = owners
         heads = Locked(HeadCache(limit: headCacheBytes))
-        self.writer = Mutex(Writer(connection: writer))
+        self.writer = Locked(Writer(connection: writer))
         do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .database(error.description) }
     }
 

@@ -114,6 +114,18 @@ import LucidTestSupport
         }
     }
 
+    /// Ids made by a client may be anything but random (here they count up): every one is
+    /// still found where it is, through chunks that filter ids by a few of their bits.
+    @Test func everyDreamOfALongListIsFoundByItsIDWhateverTheIDs() {
+        let dreams = (0..<5_000).map { Fixture.dream($0) }
+        var list = DreamList(dreams)
+        #expect(dreams.indices.allSatisfy { list.index(ofDream: dreams[$0].id) == $0 })
+        list.remove(at: 2_500)
+        #expect(list.index(ofDream: dreams[2_500].id) == nil)
+        #expect(list.index(ofDream: dreams[2_501].id) == 2_500)
+        #expect(list.index(ofDream: Fixture.id(9_999)) == nil)
+    }
+
     @Test func listsWithTheSameDreamsAreEqualWhateverTheirChunks() {
         var journal = RandomJournal(seed: 9)
         let dreams = (0..<200).map { _ in journal.dream() }

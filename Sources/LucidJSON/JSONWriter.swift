@@ -68,14 +68,8 @@ public struct JSONWriter: Sendable {
     /// A UUID in lowercase (RFC 9562), from its bytes.
     public mutating func uuid(_ id: UUID) {
         separate()
-        let u = id.uuid
-        let octets = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
         bytes.append(UInt8(ascii: "\""))
-        for (index, octet) in octets.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(Self.hexDigits[Int(octet >> 4)])
-            bytes.append(Self.hexDigits[Int(octet & 0xF)])
-        }
+        id.appendLowercased(to: &bytes)
         bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import LucidJSON
 
 /// What the log says of one answered request: method, route, path, status, duration, user,
 /// request id, and for a failure inside the server its detail. Never a secret, a body or a

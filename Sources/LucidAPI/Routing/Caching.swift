@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTP
+import LucidJSON
 
 /// What every answer of a route tells caches, errors and `304`s included: decided by the
 /// route, since what makes an answer personal is whose data it is built from, not how it

@@ -28,6 +28,9 @@ struct Writer {
     /// The newest head of each journal that committed groups wrote and no sync has published
     /// yet: the base of further writes when the open group has none.
     var unpublished: [UUID: JournalHead] = [:]
+    /// The journals whose cached heads must stay, with their keys: those with a head written
+    /// and not yet published.
+    var pinned: Set<UUID> { Set(tentative.keys).union(unpublished.keys) }
     /// The group whose transaction is open; `nil` when none is.
     var group: CommitGroup?
     /// The versions written in the open group, in the order they were written.

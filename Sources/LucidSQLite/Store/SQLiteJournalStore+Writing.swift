@@ -89,11 +89,10 @@ extension SQLiteJournalStore {
         guard let loaded else { throw .noSuchUser }
         let (head, keys) = (loaded.head, loaded.keys)
         writer.keys[user] = keys
-        // The journals with heads not yet published keep their cached heads and keys.
-        let (written, unpublished) = (writer.tentative, writer.unpublished)
+        let pinned = writer.pinned
         let evicted = heads.withLock { cache in
             cache.insert(head, of: user)
-            return cache.evict { written[$0] != nil || unpublished[$0] != nil }
+            return cache.evict { pinned.contains($0) }
         }
         for journal in evicted { writer.keys[journal] = nil }
         return head
@@ -230,10 +229,10 @@ extension SQLiteJournalStore {
             for committed in batch { committed.group.finish(.failed(error.failure)) }
             return
         }
-        let (written, unpublished) = (writer.tentative, writer.unpublished)
+        let pinned = writer.pinned
         let evicted = heads.withLock { cache in
             for (user, head) in live { cache.insert(head, of: user) }
-            return cache.evict { written[$0] != nil || unpublished[$0] != nil }
+            return cache.evict { pinned.contains($0) }
         }
         for user in evicted { writer.keys[user] = nil }
         let observers = observers.withLock { $0 }

@@ -94,6 +94,13 @@ package final class Connection: @unchecked Sendable {
         statements.values.reduce(0) { $0 + $1.takeSteps() }
     }
 
+    /// How many times SQLite has compiled this connection's statements again since each was
+    /// prepared: when the schema changed, or when a parameter's value could change the plan.
+    /// For tests that hold the statements run per write to being compiled once.
+    func recompilations() -> Int {
+        statements.values.reduce(0) { $0 + $1.recompilations() }
+    }
+
     /// Runs `body` in an immediate transaction: committed if it returns, rolled back if it
     /// throws or if the commit fails, so a failure leaves the database as it was.
     package func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {

@@ -1,4 +1,5 @@
 private import CSQLite
+package import Foundation
 import LucidStore
 
 /// A value bound to a statement parameter.
@@ -7,6 +8,11 @@ package enum SQLValue: Sendable {
     case text(String)
     case blob([UInt8])
     case null
+    /// An id as text, the way the tables hold every id: what Foundation's `uuidString`
+    /// gives (36 characters, uppercase hexadecimal digits in groups of 8-4-4-4-12). Written
+    /// straight into the statement from the id's bytes: `uuidString` formats through
+    /// `snprintf` into a new string, and an undo bound ten of them under the writer lock.
+    case id(UUID)
 
     package static func integer(_ value: Int) -> SQLValue { .integer(Int64(value)) }
     package static func optional(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
@@ -95,10 +101,41 @@ package final class Statement {
                 }
             case .null:
                 code = sqlite3_bind_null(handle, index)
+            case .id(let id):
+                code = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.idLength) { text in
+                    Self.write(id, into: text)
+                    // SQLite copies the text before returning.
+                    return sqlite3_bind_text64(
+                        handle, index, text.baseAddress, UInt64(Self.idLength), lucid_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
             }
             guard code == SQLITE_OK else {
                 reset()
                 throw connection.error(code)
+            }
+        }
+    }
+
+    /// How many times SQLite compiled the statement again since it was prepared.
+    func recompilations() -> Int {
+        Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0))
+    }
+
+    private static let idLength = 36
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Writes `id` as ``SQLValue/id(_:)`` has it into `text`, which holds ``idLength`` bytes.
+    private static func write(_ id: UUID, into text: UnsafeMutableBufferPointer<UInt8>) {
+        withUnsafeBytes(of: id.uuid) { octets in
+            var position = 0
+            for (index, octet) in octets.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                text[position] = hexDigits[Int(octet >> 4)]
+                text[position + 1] = hexDigits[Int(octet & 0xF)]
+                position += 2
             }
         }
     }

@@ -9,7 +9,7 @@ extension JournalCheck {
     /// live, and a journal the index has yet to be built for.
     func searchFaults(of user: UUID) throws(SQLiteError) -> [String] {
         let connection = tables.connection
-        let id = SQLValue.text(user.uuidString)
+        let id = SQLValue.id(user)
         if try connection.statement("SELECT count(*) FROM search_backfill WHERE user_id = ?").query(id, row: { $0.int(0) }).first != 0 {
             return ["its dreams are not in the search index yet (lucid serve indexes them when it starts)"]
         }

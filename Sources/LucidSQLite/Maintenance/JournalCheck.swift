@@ -40,7 +40,7 @@ struct JournalCheck {
     private func links(of user: UUID) throws(SQLiteError) -> [VersionLinks] {
         try tables.connection.statement("""
             SELECT version, kind, target, entry_below, undo_top, redo_top FROM versions WHERE user_id = ? ORDER BY version
-            """).query(.text(user.uuidString)) { row in
+            """).query(.id(user)) { row in
                 let kind: VersionLinks.Kind = switch (row.text(1), row.optionalInt(2)) {
                 case ("undo", let target?): .undo(reverts: target)
                 case ("redo", let target?): .redo(reapplies: target)
@@ -57,7 +57,7 @@ struct JournalCheck {
     /// Revisions outside the journal's versions, dreams with two live revisions or with
     /// overlapping ones, and live dreams that share an order key.
     private func revisionFaults(of user: UUID, head: Int) throws(SQLiteError) -> [String] {
-        let id = SQLValue.text(user.uuidString)
+        let id = SQLValue.id(user)
         let live = JournalTables.live
         let connection = tables.connection
         var faults = try connection.statement("""

@@ -28,7 +28,7 @@ struct AccountErasure {
     /// Deletes `user` and every row of theirs if the session with `tokenHash` is still theirs
     /// and their password hash is still `passwordHash`; answers what it did.
     func erase(_ user: UUID, provedBy passwordHash: String, askedBy tokenHash: String) throws(SQLiteError) -> Erasure {
-        let id = SQLValue.text(user.uuidString)
+        let id = SQLValue.id(user)
         let asking = try connection.statement("SELECT 1 FROM sessions WHERE token_hash = ? AND user_id = ?")
             .query(.text(tokenHash), id) { _ in true }
         guard !asking.isEmpty else { return .noSuchSession }

@@ -36,7 +36,7 @@ public final class SQLiteAccountStore: AccountStore {
     public func updatePasswordHash(of user: UUID, from old: String, to hash: String) throws(AccountError) -> Bool {
         try run { (connection) throws(SQLiteError) in
             try connection.statement("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?")
-                .run(.text(hash), .text(user.uuidString), .text(old))
+                .run(.text(hash), .id(user), .text(old))
             return connection.changes == 1
         }
     }
@@ -112,7 +112,7 @@ public final class SQLiteAccountStore: AccountStore {
                 WHERE user_id = ? AND (created_at, id) < (?, ?) AND (expires_at IS NULL OR expires_at > ?)
                 ORDER BY created_at DESC, id DESC LIMIT ?
                 """).query(
-                    .text(user.uuidString), .integer(position?.createdAt.millisecondsSince1970 ?? .max),
+                    .id(user), .integer(position?.createdAt.millisecondsSince1970 ?? .max),
                     .text(position?.id.uuidString ?? "~"), .integer(now.millisecondsSince1970), .integer(limit)
                 ) { Self.record($0, from: 0) }.compactMap { $0 }
         }
@@ -127,7 +127,7 @@ public final class SQLiteAccountStore: AccountStore {
     public func deleteSession(_ id: UUID, of user: UUID) throws(AccountError) -> String? {
         try run { (connection) throws(SQLiteError) in
             try connection.statement("DELETE FROM sessions WHERE id = ? AND user_id = ? RETURNING token_hash")
-                .query(.text(id.uuidString), .text(user.uuidString)) { $0.text(0) }.first
+                .query(.id(id), .id(user)) { $0.text(0) }.first
         }
     }
 

@@ -9,7 +9,7 @@ struct AccountTables: AccountRows {
     let connection: Connection
 
     func lockUser(_ user: UUID) throws(SQLiteError) -> String? {
-        try connection.statement("SELECT password_hash FROM users WHERE id = ?").query(.text(user.uuidString)) { $0.text(0) }.first
+        try connection.statement("SELECT password_hash FROM users WHERE id = ?").query(.id(user)) { $0.text(0) }.first
     }
 
     func insertUser(_ user: User, passwordHash: String) throws(SQLiteError) -> Bool {
@@ -17,7 +17,7 @@ struct AccountTables: AccountRows {
         try connection.statement("""
             INSERT INTO users (id, username, password_hash, created_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (username) DO NOTHING
-            """).run(.text(user.id.uuidString), .text(user.username), .text(passwordHash),
+            """).run(.id(user.id), .text(user.username), .text(passwordHash),
                      .integer(user.createdAt.millisecondsSince1970))
         return connection.changes == 1
     }
@@ -34,22 +34,22 @@ struct AccountTables: AccountRows {
         try connection.statement("""
             INSERT INTO sessions (token_hash, id, user_id, name, created_at, last_used_at, expires_at)
             SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE id = ? AND password_hash = ?)
-            """).run(Self.values(session, for: user) + [.text(user.uuidString), .text(passwordHash)])
+            """).run(Self.values(session, for: user) + [.id(user), .text(passwordHash)])
         return connection.changes == 1
     }
 
     func hasSession(tokenHash: String, of user: UUID) throws(SQLiteError) -> Bool {
         try !connection.statement("SELECT 1 FROM sessions WHERE token_hash = ? AND user_id = ?")
-            .query(.text(tokenHash), .text(user.uuidString)) { _ in true }.isEmpty
+            .query(.text(tokenHash), .id(user)) { _ in true }.isEmpty
     }
 
     func setPasswordHash(of user: UUID, to hash: String) throws(SQLiteError) {
-        try connection.statement("UPDATE users SET password_hash = ? WHERE id = ?").run(.text(hash), .text(user.uuidString))
+        try connection.statement("UPDATE users SET password_hash = ? WHERE id = ?").run(.text(hash), .id(user))
     }
 
     func deleteSessions(of user: UUID, sparing tokenHash: String) throws(SQLiteError) -> [String] {
         try connection.statement("DELETE FROM sessions WHERE user_id = ? AND token_hash != ? RETURNING token_hash")
-            .query(.text(user.uuidString), .text(tokenHash)) { $0.text(0) }
+            .query(.id(user), .text(tokenHash)) { $0.text(0) }
     }
 
     func deleteSession(tokenHash: String) throws(SQLiteError) {
@@ -59,7 +59,7 @@ struct AccountTables: AccountRows {
     var keys: KeyTables { KeyTables(connection: connection) }
 
     private static func values(_ session: NewSession, for user: UUID) -> [SQLValue] {
-        [.text(session.tokenHash), .text(session.id.uuidString), .text(user.uuidString), .text(session.name),
+        [.text(session.tokenHash), .id(session.id), .id(user), .text(session.name),
          .integer(session.createdAt.millisecondsSince1970), .integer(session.createdAt.millisecondsSince1970),
          session.expiresAt.map { .integer($0.millisecondsSince1970) } ?? .null]
     }

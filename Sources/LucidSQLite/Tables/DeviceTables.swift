@@ -15,21 +15,21 @@ struct DeviceTables {
         let time = SQLValue.integer(now.millisecondsSince1970)
         try connection.statement("""
             UPDATE device_states SET state = ?, updated_at = ?, last_seen_at = ? WHERE user_id = ? AND device_id = ?
-            """).run(.text(json), time, time, .text(user.uuidString), .text(device.uuidString))
+            """).run(.text(json), time, time, .id(user), .id(device))
         if connection.changes > 0 { return true }
         let count = try connection.statement("SELECT count(*) FROM device_states WHERE user_id = ?")
-            .query(.text(user.uuidString)) { $0.integer(0) }.first ?? 0
+            .query(.id(user)) { $0.integer(0) }.first ?? 0
         guard count < limit else { return false }
         try connection.statement("""
             INSERT INTO device_states (user_id, device_id, state, updated_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
-            """).run(.text(user.uuidString), .text(device.uuidString), .text(json), time, time)
+            """).run(.id(user), .id(device), .text(json), time, time)
         return true
     }
 
     /// Marks `device` of `user` seen `now`; false if the user keeps no state for it.
     func markSeen(_ device: UUID, of user: UUID, at now: Timestamp) throws(SQLiteError) -> Bool {
         try connection.statement("UPDATE device_states SET last_seen_at = ? WHERE user_id = ? AND device_id = ?")
-            .run(.integer(now.millisecondsSince1970), .text(user.uuidString), .text(device.uuidString))
+            .run(.integer(now.millisecondsSince1970), .id(user), .id(device))
         return connection.changes > 0
     }
 
@@ -37,7 +37,7 @@ struct DeviceTables {
     func record(of device: UUID, for user: UUID) throws(SQLiteError) -> DeviceRecord? {
         try connection.statement("""
             SELECT device_id, state, updated_at, last_seen_at FROM device_states WHERE user_id = ? AND device_id = ?
-            """).query(.text(user.uuidString), .text(device.uuidString), row: Self.record).first ?? nil
+            """).query(.id(user), .id(device), row: Self.record).first ?? nil
     }
 
     /// Every device of `user`, last seen first (ties by device id, so the order is stable).
@@ -45,13 +45,13 @@ struct DeviceTables {
         try connection.statement("""
             SELECT device_id, state, updated_at, last_seen_at FROM device_states WHERE user_id = ?
             ORDER BY last_seen_at DESC, device_id
-            """).query(.text(user.uuidString), row: Self.record).compactMap { $0 }
+            """).query(.id(user), row: Self.record).compactMap { $0 }
     }
 
     /// Forgets `device` of `user`; false if there was nothing to forget.
     func forget(_ device: UUID, of user: UUID) throws(SQLiteError) -> Bool {
         try connection.statement("DELETE FROM device_states WHERE user_id = ? AND device_id = ?")
-            .run(.text(user.uuidString), .text(device.uuidString))
+            .run(.id(user), .id(device))
         return connection.changes > 0
     }
 

@@ -34,7 +34,7 @@ extension DreamRecord {
     func values(user: UUID, from version: Int) -> [SQLValue] {
         let effectBits = dream.effects.reduce(0) { $0 | (1 << $1.ordinal) }
         return [
-            .text(user.uuidString), .text(dream.id.uuidString), .integer(version),
+            .id(user), .id(dream.id), .integer(version),
             .text(orderKey), .text(dream.description), .text(dream.creature.storageName),
             .integer(effectBits), .integer(dream.numberOfCreatures), .text(dream.dreamtOn.iso8601),
             .integer(dream.createdAt.millisecondsSince1970), .integer(dream.updatedAt.millisecondsSince1970),

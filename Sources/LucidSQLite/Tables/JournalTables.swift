@@ -21,17 +21,17 @@ struct JournalTables {
 
     /// Whether `user` has an account: a row in `users`, which the account store keeps.
     func hasUser(_ user: UUID) throws(SQLiteError) -> Bool {
-        try !connection.statement("SELECT 1 FROM users WHERE id = ?").query(.text(user.uuidString)) { _ in true }.isEmpty
+        try !connection.statement("SELECT 1 FROM users WHERE id = ?").query(.id(user)) { _ in true }.isEmpty
     }
 
     func headVersion(of user: UUID) throws(SQLiteError) -> Int {
         try connection.statement("SELECT coalesce(max(version), 0) FROM versions WHERE user_id = ?")
-            .query(.text(user.uuidString)) { $0.int(0) }.first ?? 0
+            .query(.id(user)) { $0.int(0) }.first ?? 0
     }
 
     func version(_ version: Int, of user: UUID) throws(SQLiteError) -> VersionRow? {
         try versions(
-            "WHERE user_id = ? AND version = ?", [.text(user.uuidString), .integer(version)]
+            "WHERE user_id = ? AND version = ?", [.id(user), .integer(version)]
         ).first
     }
 
@@ -62,7 +62,7 @@ struct JournalTables {
     func versions(of user: UUID, before: Int, limit: Int, budget: Int) throws(SQLiteError) -> [VersionRow] {
         var rows: [VersionRow?] = [], bytes = 0
         try connection.statement("\(Self.versionColumns) WHERE user_id = ? AND version < ? ORDER BY version DESC LIMIT ?")
-            .scan([.text(user.uuidString), .integer(before), .integer(limit)]) { row in
+            .scan([.id(user), .integer(before), .integer(limit)]) { row in
                 let size = row.byteCount(3)
                 if !rows.isEmpty, bytes + size > budget { return false }
                 bytes += size
@@ -76,7 +76,7 @@ struct JournalTables {
     func versions(of user: UUID, after: Int, through: Int) throws(SQLiteError) -> [VersionRow] {
         try versions(
             "WHERE user_id = ? AND version > ? AND version <= ? ORDER BY version",
-            [.text(user.uuidString), .integer(after), .integer(through)])
+            [.id(user), .integer(after), .integer(through)])
     }
 
     private func versions(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [VersionRow] {
@@ -117,14 +117,14 @@ struct JournalTables {
             INSERT INTO versions (user_id, version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).run(
-                .text(user.uuidString), .integer(row.version), .text(kind), .integer(row.at.millisecondsSince1970),
+                .id(user), .integer(row.version), .text(kind), .integer(row.at.millisecondsSince1970),
                 actions, target, .text(row.favorite.storageName), .optional(row.entryBelow),
                 .optional(row.undoTop), .optional(row.redoTop))
     }
 
     /// The dreams live now, in order: the head's.
     func liveDreams(of user: UUID) throws(SQLiteError) -> [DreamRecord] {
-        try records("WHERE user_id = ? AND until_version = \(Self.live) ORDER BY order_key", [.text(user.uuidString)])
+        try records("WHERE user_id = ? AND until_version = \(Self.live) ORDER BY order_key", [.id(user)])
     }
 
     /// The largest coordinate of `dream_revision_spans`, whose coordinates are 32-bit.
@@ -136,7 +136,7 @@ struct JournalTables {
     /// whose span holds `version` through the R*Tree of spans (see `0004_revision_spans`).
     func dreams(of user: UUID, at version: Int) throws(SQLiteError) -> [DreamRecord] {
         let number = try connection.statement("SELECT number FROM journals WHERE user_id = ?")
-            .query(.text(user.uuidString)) { $0.int(0) }.first
+            .query(.id(user)) { $0.int(0) }.first
         // Spans past 2^31 - 1 are stored clamped, so the box asked for is clamped alike; the
         // exact test on dream_revisions keeps only the live rows. CROSS JOIN keeps the
         // R*Tree as the outer loop.
@@ -154,7 +154,7 @@ struct JournalTables {
                 ORDER BY order_key
                 """,
             [.integer(number ?? -1), .integer(min(version, top)), .integer(min(version, top - 1)),
-             .text(user.uuidString), .integer(version)])
+             .id(user), .integer(version)])
     }
 
     /// The dreams live at `version` found the way they were before the R*Tree: through the
@@ -163,7 +163,7 @@ struct JournalTables {
     func scannedDreams(of user: UUID, at version: Int) throws(SQLiteError) -> [DreamRecord] {
         try records(
             "WHERE user_id = ? AND from_version <= ? AND until_version > ? ORDER BY order_key",
-            [.text(user.uuidString), .integer(version), .integer(version)])
+            [.id(user), .integer(version), .integer(version)])
     }
 
     /// The revisions that `version` ended: the dreams it changed or removed, as they were before it.
@@ -174,12 +174,12 @@ struct JournalTables {
     /// the value bound, and so marks the statement to be prepared anew whenever that value
     /// changes: every undo paid a whole compilation, about a tenth of its instructions.
     func revisions(of user: UUID, endedBy version: Int) throws(SQLiteError) -> [DreamRecord] {
-        try records("WHERE user_id = ? AND until_version = +?", [.text(user.uuidString), .integer(version)])
+        try records("WHERE user_id = ? AND until_version = +?", [.id(user), .integer(version)])
     }
 
     /// The revisions that `version` began: the dreams it changed or added, as they were after it.
     func revisions(of user: UUID, begunBy version: Int) throws(SQLiteError) -> [DreamRecord] {
-        try records("WHERE user_id = ? AND from_version = ?", [.text(user.uuidString), .integer(version)])
+        try records("WHERE user_id = ? AND from_version = ?", [.id(user), .integer(version)])
     }
 
     private func records(_ clause: String, _ values: [SQLValue]) throws(SQLiteError) -> [DreamRecord] {
@@ -199,7 +199,7 @@ struct JournalTables {
         try connection.statement("""
             UPDATE dream_revisions SET until_version = ?
             WHERE user_id = ? AND dream_id = ? AND +until_version = \(Self.live)
-            """).run(.integer(version), .text(user.uuidString), .text(id.uuidString))
+            """).run(.integer(version), .id(user), .id(id))
     }
 
     /// Adds `record` as a revision live from `version` on.

@@ -12,7 +12,7 @@ struct KeyTables {
             SELECT fingerprint, created_at, status, headers, body FROM idempotency_keys
             WHERE user_id = ? AND key = ? AND created_at >= ?
             """)
-            .query(.text(user.uuidString), .text(key), .integer(notBefore.millisecondsSince1970)) { row in
+            .query(.id(user), .text(key), .integer(notBefore.millisecondsSince1970)) { row in
                 KeptOutcome(
                     fingerprint: row.blob(0),
                     answer: KeptAnswer(status: row.int(2), headerLines: row.text(3), body: row.blob(4)),
@@ -29,7 +29,7 @@ struct KeyTables {
                 fingerprint = excluded.fingerprint, created_at = excluded.created_at,
                 status = excluded.status, headers = excluded.headers, body = excluded.body, session = NULL
             """)
-            .run(.text(user.uuidString), .text(request.key), .blob(request.fingerprint),
+            .run(.id(user), .text(request.key), .blob(request.fingerprint),
                  .integer(request.at.millisecondsSince1970), .integer(answer.status),
                  .text(answer.headerLines), .blob(answer.body))
     }
@@ -40,7 +40,7 @@ struct KeyTables {
         try connection.statement("""
             SELECT fingerprint, session FROM idempotency_keys WHERE user_id = ? AND key = ? AND created_at >= ?
             """)
-            .query(.text(user.uuidString), .text(key), .integer(notBefore.millisecondsSince1970)) { row in
+            .query(.id(user), .text(key), .integer(notBefore.millisecondsSince1970)) { row in
                 (row.blob(0), row.optionalText(1))
             }.first
     }
@@ -55,14 +55,14 @@ struct KeyTables {
                 fingerprint = excluded.fingerprint, created_at = excluded.created_at, status = 201,
                 headers = '', body = x'', session = excluded.session
             """)
-            .run(.text(user.uuidString), .text(request.key), .blob(request.fingerprint),
+            .run(.id(user), .text(request.key), .blob(request.fingerprint),
                  .integer(request.at.millisecondsSince1970), .text(session))
     }
 
     /// Moves the record of a keyed session to the session with token hash `session`.
     func move(_ key: String, of user: UUID, to session: String) throws(SQLiteError) {
         try connection.statement("UPDATE idempotency_keys SET session = ? WHERE user_id = ? AND key = ?")
-            .run(.text(session), .text(user.uuidString), .text(key))
+            .run(.text(session), .id(user), .text(key))
     }
 
     /// Deletes up to `limit` keys kept before `cutoff`, oldest first; answers how many.

@@ -16,7 +16,8 @@ struct SearchTables {
     /// the rows that end up deleted and one that writes the others. The index is an FTS5
     /// table, which writes out the words it holds in memory as a new segment at the end of
     /// every statement that changes it (its statement savepoint): a statement per row would
-    /// make a segment per row, and keep FTS5 merging them.
+    /// make a segment per row, and keep FTS5 merging them. The ids go into the JSON as
+    /// `JSONWriter` writes them, lowercase, and are upper-cased in SQL to the tables' form.
     func apply(_ changes: [(user: UUID, change: SearchIndexChange)]) throws(SQLiteError) {
         // What each row ends as (nil: deleted), in the order the rows were first named.
         var order: [RowKey] = []
@@ -35,11 +36,11 @@ struct SearchTables {
             // Every key in `order` is in `final`.
             if let words = final[key] ?? nil {
                 written.beginArray()
-                written.string(key.user.uuidString); written.string(key.dream.uuidString); written.string(words)
+                written.uuid(key.user); written.uuid(key.dream); written.string(words)
                 written.endArray()
             } else {
                 deleted.beginArray()
-                deleted.string(key.user.uuidString); deleted.string(key.dream.uuidString)
+                deleted.uuid(key.user); deleted.uuid(key.dream)
                 deleted.endArray()
             }
         }
@@ -48,14 +49,14 @@ struct SearchTables {
         if deleted.bytes.count > 2 {
             try connection.statement("""
                 DELETE FROM dream_search_rows
-                WHERE (user_id, dream_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))
+                WHERE (user_id, dream_id) IN (SELECT upper(value ->> 0), upper(value ->> 1) FROM json_each(?))
                 """).run(.text(String(decoding: deleted.takeBytes(), as: UTF8.self)))
         }
         if written.bytes.count > 2 {
             // `WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT.
             try connection.statement("""
                 INSERT INTO dream_search_rows (user_id, dream_id, words)
-                SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
+                SELECT upper(value ->> 0), upper(value ->> 1), value ->> 2 FROM json_each(?) WHERE true
                 ON CONFLICT (user_id, dream_id) DO UPDATE SET words = excluded.words
                 """).run(.text(String(decoding: written.takeBytes(), as: UTF8.self)))
         }
@@ -81,7 +82,7 @@ struct SearchTables {
                 SELECT group_concat(replace(r.dream_id, '-', ''), '') FROM dream_search
                 CROSS JOIN dream_search_rows AS r ON r.id = dream_search.rowid
                 WHERE dream_search MATCH ? AND r.user_id = ?
-                """).query(.text(Self.match(terms, key: SearchKey.of(user))), .text(user.uuidString)) { $0.optionalText(0) }
+                """).query(.text(Self.match(terms, key: SearchKey.of(user))), .id(user)) { $0.optionalText(0) }
             guard let ids = UUID.all(fromHex: (hex.first ?? nil) ?? "") else {
                 throw SQLiteError(code: SQLITE_CORRUPT, message: "dream_search_rows holds an id Lucid never writes")
             }
@@ -104,7 +105,7 @@ struct SearchTables {
     /// index then holds a delete marker for each of its words until its segments are merged
     /// (`INSERT INTO dream_search (dream_search) VALUES ('optimize')` merges them all now).
     func deleteAll(of user: UUID) throws(SQLiteError) {
-        try connection.statement("DELETE FROM dream_search_rows WHERE user_id = ?").run(.text(user.uuidString))
+        try connection.statement("DELETE FROM dream_search_rows WHERE user_id = ?").run(.id(user))
     }
 
     // MARK: Indexing journals written before the index

@@ -13,11 +13,11 @@ struct ShareTables {
     func save(_ share: Share, tokenHash: String, of user: UUID, limit: Int) throws(SQLiteError) -> Bool {
         let dreams = share.storedDreams
         let count = try connection.statement("SELECT count(*) FROM shares WHERE user_id = ?")
-            .query(.text(user.uuidString)) { $0.integer(0) }.first ?? 0
+            .query(.id(user)) { $0.integer(0) }.first ?? 0
         guard count < limit else { return false }
         try connection.statement("""
             INSERT INTO shares (id, user_id, token_hash, version, dreams, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).run(.text(share.id.uuidString), .text(user.uuidString), .text(tokenHash), .integer(Int64(share.version)),
+            """).run(.id(share.id), .id(user), .text(tokenHash), .integer(Int64(share.version)),
                      .text(dreams), .integer(share.createdAt.millisecondsSince1970), .integer(share.expiresAt.millisecondsSince1970))
         return true
     }
@@ -34,12 +34,12 @@ struct ShareTables {
         try connection.statement("""
             SELECT id, version, dreams, created_at, expires_at FROM shares WHERE user_id = ? AND expires_at > ?
             ORDER BY created_at DESC, id
-            """).query(.text(user.uuidString), .integer(now.millisecondsSince1970), row: Self.share).compactMap { $0 }
+            """).query(.id(user), .integer(now.millisecondsSince1970), row: Self.share).compactMap { $0 }
     }
 
     /// Deletes share `id` of `user`; false if there was none.
     func revoke(_ id: UUID, of user: UUID) throws(SQLiteError) -> Bool {
-        try connection.statement("DELETE FROM shares WHERE id = ? AND user_id = ?").run(.text(id.uuidString), .text(user.uuidString))
+        try connection.statement("DELETE FROM shares WHERE id = ? AND user_id = ?").run(.id(id), .id(user))
         return connection.changes > 0
     }
 

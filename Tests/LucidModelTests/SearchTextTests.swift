@@ -79,7 +79,9 @@ struct SearchTextTests {
             createdAt: Fixture.time())
         var expected = Set(SearchText.words(in: dream.description).map(SearchText.indexed))
         for tag in dream.tags { expected.formUnion(SearchText.words(in: tag).map(SearchText.indexed)) }
-        #expect(SearchText.indexedWords(of: dream) == expected.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        let sorted = expected.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(SearchText.indexedWords(of: dream) == sorted)
+        #expect(SearchText.indexedLine(of: dream) == sorted.joined(separator: " "))
     }
 
     @Test func queryTermsAreTheWordsTheLastOneAPrefixAndNothingElseOfTheText() {

@@ -160,11 +160,50 @@ public enum SearchText {
     /// What a store's index holds for `dream`: the distinct words of its description and
     /// of its tags as `indexed(_:)` cuts them, sorted by their bytes.
     public static func indexedWords(of dream: Dream) -> [String] {
-        var words = Set<[UInt8]>()
-        for text in CollectionOfOne(dream.description) + dream.tags {
-            forEachWord(in: text) { word, _ in words.insert(bytes(of: word.extracting(0..<indexedLength(of: word)))) }
+        let words = IndexedWords(of: dream)
+        return words.ranges.map { String(decoding: words.bytes[$0], as: UTF8.self) }
+    }
+
+    /// ``indexedWords(of:)`` joined by single spaces (a word holds none): the text of the
+    /// dream's row in a store's index, made without a string or an array for each word.
+    public static func indexedLine(of dream: Dream) -> String {
+        let words = IndexedWords(of: dream)
+        var line: [UInt8] = []
+        line.reserveCapacity(words.bytes.count + words.ranges.count)
+        for range in words.ranges {
+            if !line.isEmpty { line.append(UInt8(ascii: " ")) }
+            line.append(contentsOf: words.bytes[range])
         }
-        return words.sorted(by: precedes).map { String(decoding: $0, as: UTF8.self) }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// The distinct index words of a dream, sorted by their bytes: each a range of one
+    /// buffer that holds every word found, one after another.
+    private struct IndexedWords {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+
+        init(of dream: Dream) {
+            bytes.reserveCapacity(dream.description.utf8.count)
+            // Each word with its first 8 bytes as a number, most significant first and padded
+            // with zeros (no word holds a zero byte): comparing those orders most pairs.
+            var words: [(prefix: UInt64, range: Range<Int>)] = []
+            for text in CollectionOfOne(dream.description) + dream.tags {
+                forEachWord(in: text) { word, _ in
+                    let start = bytes.count, length = indexedLength(of: word)
+                    var prefix: UInt64 = 0
+                    for index in 0..<8 { prefix = prefix << 8 | UInt64(index < length ? word[index] : 0) }
+                    for index in 0..<length { bytes.append(word[index]) }
+                    words.append((prefix, start..<bytes.count))
+                }
+            }
+            let found = bytes
+            words.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : found[$0.range].lexicographicallyPrecedes(found[$1.range]) }
+            ranges.reserveCapacity(words.count)
+            for word in words where ranges.last.map({ !found[$0].elementsEqual(found[word.range]) }) ?? true {
+                ranges.append(word.range)
+            }
+        }
     }
 
     /// How many bytes of `word` the index keeps: at most `indexedWordBytes`, cut at a scalar
@@ -175,12 +214,6 @@ public enum SearchText {
         // Back to the first byte of a scalar: continuation bytes are 10xxxxxx.
         while end > 0, word[end] & 0xC0 == 0x80 { end -= 1 }
         return end
-    }
-
-    /// Whether `first` sorts before `second` byte by byte, as the databases sort words.
-    private static func precedes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
-        for index in 0..<min(first.count, second.count) where first[index] != second[index] { return first[index] < second[index] }
-        return first.count < second.count
     }
 
     /// The scalar that starts at `offset` of valid UTF-8 (a Swift string's bytes), and its length.

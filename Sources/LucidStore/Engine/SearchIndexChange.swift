@@ -34,7 +34,7 @@ package struct SearchIndexChange: Sendable {
 
     /// The words of `dream` as its row holds them.
     package static func words(of dream: Dream) -> String {
-        SearchText.indexedWords(of: dream).joined(separator: " ")
+        SearchText.indexedLine(of: dream)
     }
 }
 

@@ -76,10 +76,11 @@ struct BadInputTests {
             expectProblem(try client.post("/v1/users", body: JSON.encode(["username": "abcd", "password": TestClient.password]),
                                           headers: [("Content-Type", "text/plain")]), 415, "unsupported-media-type")
             try journal.expectUnchanged()
-            // Parameters and case are tolerated.
-            let fine = try client.post("/v1/dreams", body: body, token: journal.token,
-                                       headers: [("Content-Type", "Application/JSON; charset=UTF-8")])
-            #expect(fine.status == 201)
+            // Parameters, case and whitespace around the parts are tolerated.
+            for contentType in ["Application/JSON; charset=UTF-8", "application/json ;\tcharset=\"utf-8\" ", "application/json;"] {
+                let fine = try client.post("/v1/dreams", body: body, token: journal.token, headers: [("Content-Type", contentType)])
+                #expect(fine.status == 201, "\(contentType)")
+            }
         }
     }
 

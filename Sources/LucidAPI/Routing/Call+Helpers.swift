@@ -22,7 +22,7 @@ extension Call {
         guard let contentType = request.header("content-type") else {
             throw Problem(.unsupportedMediaType, "Send the body as application/json.")
         }
-        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let parts = contentType.utf8.split(separator: UInt8(ascii: ";")).map(Self.mediaTypePart)
         guard let type = parts.first, mediaTypes.contains(type) else {
             throw Problem(.unsupportedMediaType, "Send the body as \(mediaTypes.sorted().joined(separator: " or ")).")
         }
@@ -32,6 +32,15 @@ extension Call {
                 throw Problem(.unsupportedMediaType, "Only UTF-8 bodies are accepted.")
             }
         }
+    }
+
+    /// One `;`-separated part of a `Content-Type` value, without the spaces and tabs around
+    /// it (RFC 9110's optional whitespace), in ASCII lowercase: read as bytes, since every
+    /// write's media type is checked.
+    private static func mediaTypePart(_ bytes: Substring.UTF8View) -> String {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let trimmed = bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        return String(decoding: trimmed.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// The path parameter `name` as a dream id; an id that is not a UUID names no dream.

@@ -19,7 +19,7 @@ enum Service {
         let metricsListener: MetricsListener?
         do throws(StoreOpeningError) {
             let (journals, accounts) = try Database(configuration.database).open(
-                connections: configuration.databaseConnections ?? configuration.threads, headCacheBytes: configuration.headCacheBytes)
+                connections: configuration.databaseConnections ?? Configuration.defaultDatabaseConnections, headCacheBytes: configuration.headCacheBytes)
             let api = API(
                 journals: journals, accounts: accounts,
                 configuration: APIConfiguration(

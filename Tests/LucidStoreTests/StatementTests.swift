@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidThreads
 import Testing
 @testable import LucidSQLite
 @testable import LucidStore
@@ -41,5 +42,16 @@ import Testing
             _ = try tables.dreams(of: user, at: version)
         }
         #expect(tables.connection.recompilations() == 0)
+    }
+
+    /// The writer keeps the journals of its writes' savepoints in memory (`temp_store` 2):
+    /// SQLite would spill them to a temporary file, written under the writer lock.
+    @Test func theWriterKeepsSavepointJournalsInMemory() throws {
+        let database = try TemporaryDatabase()
+        let store = try database.open()
+        let setting = try store.writer.withLock { (writer) throws(SQLiteError) in
+            try writer.connection.statement("PRAGMA temp_store").query { $0.int(0) }
+        }
+        #expect(setting == [2])
     }
 }

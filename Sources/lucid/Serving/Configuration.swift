@@ -8,19 +8,27 @@ struct Configuration: Equatable {
     var port: UInt16 = 8080
     /// A SQLite file, or a `postgresql://` URL.
     var database = "data/lucid.sqlite"
-    /// Connections to PostgreSQL at most; `nil`: ``defaultDatabaseConnections``.
+    /// Connections to PostgreSQL at most; `nil`: one per request thread.
     var databaseConnections: Int?
-    /// Sixteen request threads per core, at most 256. A thread waits while its write syncs to
-    /// disk, and the writes that queue meanwhile share the next commit and sync: the threads
-    /// bound how many writes one commit carries, and every commit costs the same work again
-    /// (its pages of every table and index, its search-index segment), whatever it carries.
-    /// With four per core (8 here) a commit carried 4.4 adds at 64 connections; with 32
-    /// threads it carries about 15, and an add costs about a quarter less CPU. Threads that
-    /// wait use no core.
-    var threads = min(256, 16 * ServerConfiguration.activeProcessorCount)
-    /// Four connections to PostgreSQL per core: a request holds one only while it talks to the
-    /// database, and PostgreSQL runs a backend process per connection.
-    static var defaultDatabaseConnections: Int { 4 * ServerConfiguration.activeProcessorCount }
+    /// Request threads; `nil`: as many as ``requestThreads`` picks for the store.
+    var threads: Int?
+
+    /// The request threads: `threads` if set. Otherwise, on SQLite, sixteen per core, at most
+    /// 256: a thread waits while its write syncs to disk, and the writes that queue meanwhile
+    /// share the next commit and sync, so the threads bound how many writes one commit
+    /// carries, and every commit costs the same work again (its pages of every table and
+    /// index, its search-index segment) whatever it carries. With four per core (8 here) a
+    /// commit carried 4.4 adds at 64 connections, with 32 threads about 15, for about a
+    /// quarter less CPU per add; threads that wait use no core. On PostgreSQL, four per core:
+    /// each holds a connection of its own while it talks to the database, and PostgreSQL
+    /// commits each transaction itself, so more threads would only queue for connections.
+    var requestThreads: Int {
+        if let threads { return threads }
+        switch Database(database) {
+        case .sqlite: return min(256, 16 * ServerConfiguration.activeProcessorCount)
+        case .postgres: return 4 * ServerConfiguration.activeProcessorCount
+        }
+    }
     var maxBodyBytes = 1 << 20
     /// The largest body of `POST /v1/import`.
     var maxImportBytes = 32 << 20
@@ -185,9 +193,9 @@ struct Configuration: Equatable {
                                   (LUCID_DATABASE; default data/lucid.sqlite)
           --database-connections N
                                   connections to PostgreSQL at most (LUCID_DATABASE_CONNECTIONS;
-                                  default: 4 per core)
+                                  default: one per thread)
           --threads N             threads that answer requests (LUCID_THREADS; default: 16 per
-                                  core, at most 256)
+                                  core, at most 256, on SQLite; 4 per core on PostgreSQL)
           --max-body-bytes N      largest request body (LUCID_MAX_BODY_BYTES; default 1048576)
           --max-import-bytes N    largest body of POST /v1/import, a whole exported journal
                                   (LUCID_MAX_IMPORT_BYTES; default 33554432)

@@ -19,7 +19,7 @@ enum Service {
         let metricsListener: MetricsListener?
         do throws(StoreOpeningError) {
             let (journals, accounts) = try Database(configuration.database).open(
-                connections: configuration.databaseConnections ?? Configuration.defaultDatabaseConnections, headCacheBytes: configuration.headCacheBytes)
+                connections: configuration.databaseConnections ?? configuration.requestThreads, headCacheBytes: configuration.headCacheBytes)
             let api = API(
                 journals: journals, accounts: accounts,
                 configuration: APIConfiguration(
@@ -32,7 +32,7 @@ enum Service {
                     cors: CORSPolicy(allowing: configuration.allowedOrigins), renderedBytes: configuration.renderedCacheBytes),
                 log: log.write)
             server = api.server(ServerConfiguration(
-                host: configuration.host, port: configuration.port, workers: configuration.threads,
+                host: configuration.host, port: configuration.port, workers: configuration.requestThreads,
                 maxConnections: configuration.maxConnections,
                 maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
                 idleTimeoutSeconds: configuration.idleTimeout, headerTimeoutSeconds: configuration.headerTimeout,

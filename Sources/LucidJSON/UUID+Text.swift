@@ -13,7 +13,7 @@ extension UUID {
     }
 
     /// Appends the id's 36 characters as ``lowercasedString`` has them.
-    func appendLowercased(to bytes: inout [UInt8]) {
+    public func appendLowercased(to bytes: inout [UInt8]) {
         let u = uuid
         let octets = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
         for (index, octet) in octets.enumerated() {

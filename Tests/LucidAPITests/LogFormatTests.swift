@@ -41,6 +41,16 @@ import Testing
             """)
     }
 
+    /// A client's path with a backslash and scalars that could break or disguise the line is
+    /// escaped in the bytes written as in the string; a duration past a second keeps its digits.
+    @Test func aPathAClientControlsIsEscaped() {
+        let odd = RequestLog(
+            method: "GËT", route: nil, path: "/v1/a\\b\u{2028}c\u{7}", status: 404, microseconds: 1_234_067,
+            userID: nil, requestID: "0000000000000001")
+        #expect(LogFormat.text.line(.request(odd), at: Self.time)
+            == #"2026-11-22T04:17:26.123Z GËT /v1/a\\b\u2028c\x07 404 1234.067ms user=- request=0000000000000001"#)
+    }
+
     @Test(arguments: [(200, LogLevel.info), (304, .info), (404, .info), (429, .info), (500, .error), (503, .error)])
     func aRequestsLevelFollowsItsStatus(_ status: Int, _ level: LogLevel) {
         var request = Self.answered

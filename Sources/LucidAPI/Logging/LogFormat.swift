@@ -10,9 +10,25 @@ public enum LogFormat: String, Sendable, CaseIterable {
 
     /// `record` as one line logged at `time`, without its newline.
     public func line(_ record: LogRecord, at time: Timestamp) -> String {
-        switch self {
-        case .text: time.rfc3339 + " " + record.text
-        case .json: Self.json(record, at: time)
+        var bytes: [UInt8] = []
+        appendLine(record, at: time, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``line(_:at:)``: a request's text line is written as bytes, with no string
+    /// made on the way, since every answer logs one.
+    public func appendLine(_ record: LogRecord, at time: Timestamp, to bytes: inout [UInt8]) {
+        switch (self, record) {
+        case (.text, .request(let request)):
+            time.appendRFC3339(to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+            request.appendText(to: &bytes)
+        case (.text, .message):
+            time.appendRFC3339(to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: record.text.utf8)
+        case (.json, _):
+            bytes.append(contentsOf: Self.json(record, at: time).utf8)
         }
     }
 

@@ -24,6 +24,23 @@ public enum LogText {
         return result
     }
 
+    /// Appends `text` as ``escaped(_:)`` writes it. Text of printable ASCII without a
+    /// backslash, what nearly every method and path is, is appended as it is, without a
+    /// string of its own.
+    public static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: text.utf8)
+        } else {
+            bytes.append(contentsOf: escaped(text).utf8)
+        }
+    }
+
+    /// Appends `value`, not negative, in decimal.
+    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
     /// Whether `scalar` can break or disguise a line: C0 controls, DEL, C1 controls (NEL among
     /// them), the line and paragraph separators, and the bidirectional overrides and isolates
     /// that can make a line display in another order than it reads.

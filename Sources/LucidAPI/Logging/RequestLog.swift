@@ -49,9 +49,31 @@ public struct RequestLog: Sendable, Equatable {
     /// `GET /v1/me 200 0.412ms user=… request=…`, with `error=…` after a failure. What came
     /// from the client is escaped, so it cannot end the line or fake another.
     public var text: String {
-        let user = userID?.lowercasedString ?? "-"
-        let failure = error.map { " error=" + LogText.escaped($0) } ?? ""
-        return "\(LogText.escaped(method)) \(LogText.escaped(path)) \(status) \(milliseconds)ms "
-            + "user=\(user) request=\(requestID)\(failure)"
+        var bytes: [UInt8] = []
+        appendText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``text``: written as bytes, as every answered request's line is.
+    public func appendText(to bytes: inout [UInt8]) {
+        let space = UInt8(ascii: " ")
+        LogText.appendEscaped(method, to: &bytes)
+        bytes.append(space)
+        LogText.appendEscaped(path, to: &bytes)
+        bytes.append(space)
+        LogText.appendDecimal(Int64(max(0, status)), to: &bytes)
+        bytes.append(space)
+        let micros = max(0, microseconds)
+        LogText.appendDecimal(micros / 1000, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        for divisor: Int64 in [100, 10, 1] { bytes.append(UInt8(ascii: "0") + UInt8(micros % 1000 / divisor % 10)) }
+        bytes.append(contentsOf: "ms user=".utf8)
+        if let userID { userID.appendLowercased(to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
+        bytes.append(contentsOf: " request=".utf8)
+        bytes.append(contentsOf: requestID.utf8)
+        if let error {
+            bytes.append(contentsOf: " error=".utf8)
+            LogText.appendEscaped(error, to: &bytes)
+        }
     }
 }

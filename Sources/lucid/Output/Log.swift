@@ -40,7 +40,10 @@ final class Log: Sendable {
 
     /// Logs `record` at the time of the call; never waits on standard error.
     func write(_ record: LogRecord) {
-        let bytes = Array((format.line(record, at: Environment.live.now()) + "\n").utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(192)
+        format.appendLine(record, at: Environment.live.now(), to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
         let (kept, full) = pending.withLock { pending -> (Bool, Bool) in
             guard pending.count + bytes.count <= Self.dropThreshold else { return (false, true) }
             pending.append(contentsOf: bytes)

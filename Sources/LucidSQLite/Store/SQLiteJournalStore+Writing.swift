@@ -186,7 +186,8 @@ extension SQLiteJournalStore {
     /// joined it meanwhile) into the log, syncs the log without the writer lock, so the next
     /// group's writes go on meanwhile, and publishes every group the sync carried.
     func wait(for group: CommitGroup) throws(JournalError) {
-        try syncTurn.wait(for: group, leading: syncCommitted).get()
+        syncTurn.wait(until: { group.outcome != nil }, leading: syncCommitted)
+        try (group.outcome ?? .failed(SQLiteError.rolledBack.failure)).get()
     }
 
     /// Commits the open group, if there is one, into the log; its writers learn the outcome

@@ -42,8 +42,17 @@ public struct RequestLog: Sendable, Equatable {
 
     /// The duration in milliseconds with three decimals (`12.345`), as text and JSON both write it.
     public var milliseconds: String {
-        let fraction = String(microseconds % 1000)
-        return "\(microseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+        var bytes: [UInt8] = []
+        appendMilliseconds(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``milliseconds``.
+    private func appendMilliseconds(to bytes: inout [UInt8]) {
+        let micros = max(0, microseconds)
+        LogText.appendDecimal(micros / 1000, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        for divisor: Int64 in [100, 10, 1] { bytes.append(UInt8(ascii: "0") + UInt8(micros % 1000 / divisor % 10)) }
     }
 
     /// `GET /v1/me 200 0.412ms user=… request=…`, with `error=…` after a failure. What came
@@ -63,10 +72,7 @@ public struct RequestLog: Sendable, Equatable {
         bytes.append(space)
         LogText.appendDecimal(Int64(max(0, status)), to: &bytes)
         bytes.append(space)
-        let micros = max(0, microseconds)
-        LogText.appendDecimal(micros / 1000, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        for divisor: Int64 in [100, 10, 1] { bytes.append(UInt8(ascii: "0") + UInt8(micros % 1000 / divisor % 10)) }
+        appendMilliseconds(to: &bytes)
         bytes.append(contentsOf: "ms user=".utf8)
         if let userID { userID.appendLowercased(to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
         bytes.append(contentsOf: " request=".utf8)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LucidAPI
 
-/// The ids the server makes for new dreams: random version 4 UUIDs, as Foundation's are.
+/// The ids the server makes for accounts, sessions and shares: random version 4 UUIDs, as Foundation's are.
 @Suite struct RandomIDTests {
     @Test func idsAreVersionFourOfTheRFCVariantAndDoNotRepeat() {
         let ids = (0..<10_000).map { _ in UUID.random() }

@@ -90,7 +90,8 @@ extension API {
         var reader = FieldReader()
         let input = reader.newDream(try call.jsonBody(), at: "")
         guard let input, reader.errors.isEmpty else { throw reader.problem }
-        let dream = input.dream(createdAt: environment.now(), newID: environment.newID)
+        let now = environment.now()
+        let dream = input.dream(createdAt: now, newID: { environment.newDreamID(now) })
         let location = "/v1/dreams/\(dream.id.uuidString.lowercased())"
         // The reader has already checked the dream against the reducer's rules.
         return try change(call, by: user, [.addDream(dream)]) { commit in
@@ -131,9 +132,10 @@ extension API {
             newID = members.flatMap { reader.optional($0, "newId", at: "") { $0.uuid($1, at: $2) } }
             guard members != nil, reader.errors.isEmpty else { throw reader.problem }
         }
-        let copyID = newID ?? environment.newID()
+        let now = environment.now()
+        let copyID = newID ?? environment.newDreamID(now)
         let location = "/v1/dreams/\(copyID.uuidString.lowercased())"
-        return try change(call, by: user, [.duplicateDream(id: id, newID: copyID, at: environment.now())]) { commit in
+        return try change(call, by: user, [.duplicateDream(id: id, newID: copyID, at: now)]) { commit in
             // A duplicate that went through leaves the copy in the model.
             commit.model.dream(copyID).map {
                 Reply.json($0, status: 201, version: commit.version, headers: [("Location", location)])
@@ -186,7 +188,7 @@ extension API {
         guard reader.errors.isEmpty else { throw reader.problem }
 
         let now = environment.now()
-        let actions = requests.map { $0.stamped(at: now, newID: environment.newID) }
+        let actions = requests.map { $0.stamped(at: now, newID: { environment.newDreamID(now) }) }
         return try change(call, by: user, actions, at: now, locate: { "/actions/\($0)" }, render: Self.versionedDiff)
     }
 

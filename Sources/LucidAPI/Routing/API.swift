@@ -91,17 +91,23 @@ public struct APIConfiguration: Sendable {
 /// Where the API gets the time and new ids, so tests can fix them.
 public struct Environment: Sendable {
     public var now: @Sendable () -> Timestamp
+    /// Ids of accounts, sessions and shares.
     public var newID: @Sendable () -> UUID
+    /// Ids of dreams the server makes at a time: time-ordered (``UUID/timeOrdered(at:)``), so a
+    /// journal's new dreams land together at the end of the indexes keyed by them.
+    public var newDreamID: @Sendable (Timestamp) -> UUID
 
-    /// The wall clock, to the millisecond, and random UUIDs.
-    public static let live = Environment(
-        now: { Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) },
-        newID: { UUID.random() })
+    /// The wall clock, to the millisecond, random UUIDs, and time-ordered ones for dreams.
+    public static let live = Environment(now: { Timestamp.now }, newID: { UUID.random() })
 
-    /// An environment with this clock and id source.
-    public init(now: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> UUID) {
+    /// An environment with this clock and these id sources.
+    public init(
+        now: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> UUID,
+        newDreamID: @escaping @Sendable (Timestamp) -> UUID = UUID.timeOrdered(at:)
+    ) {
         self.now = now
         self.newID = newID
+        self.newDreamID = newDreamID
     }
 }
 

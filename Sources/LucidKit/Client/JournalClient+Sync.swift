@@ -181,8 +181,3 @@ extension JournalClient {
 extension Duration {
     var milliseconds: Int64 { components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000 }
 }
-
-extension Timestamp {
-    /// This device's clock, to the millisecond.
-    public static var now: Timestamp { Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
-}

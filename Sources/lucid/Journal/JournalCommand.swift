@@ -72,7 +72,7 @@ enum JournalCommand {
             let client = try context.client(arguments)
             let now = Timestamp.now
             let dream = Dream(
-                id: UUID(), description: try arguments.word(0, "the dream's description"),
+                id: UUID.timeOrdered(at: now), description: try arguments.word(0, "the dream's description"),
                 creature: try arguments.creature("creature") ?? client.view.merged.favoriteCreature,
                 effects: try arguments.effects() ?? [], numberOfCreatures: try arguments.integer("count") ?? 1,
                 lucid: arguments.has("lucid"), tags: arguments.all("tag"), createdAt: now)
@@ -190,7 +190,7 @@ enum JournalCommand {
           lucid journal watch     follow the server and send changes as they are made, until interrupted
 
         Every command takes --state DIR (default $LUCID_STATE, else $XDG_DATA_HOME/lucid, else ~/.local/share/lucid) and --json.
-        An ID may be shortened to any unique prefix.
+        An ID may be shortened to any unique part at its start or end, such as the 8 digits the list shows.
         """
 }
 

@@ -12,10 +12,19 @@ enum JournalOutput {
         StandardStream.output(String(decoding: writer.takeBytes(), as: UTF8.self) + "\n")
     }
 
-    /// The dream whose id is `text` or begins with it, if exactly one does.
+    /// How the table and the messages name a dream: the last 8 digits of its id. They are
+    /// random in every kind of UUID, where the first ones of a time-ordered id (as `add` and
+    /// the server make) are its creation time, the same for the dreams of a minute.
+    static func shortID(_ id: UUID) -> String { String(id.uuidString.lowercased().suffix(8)) }
+
+    /// The dream whose id is `text`, or ends with it (as ``shortID(_:)`` names it), or begins
+    /// with it, if exactly one does.
     static func dreamID(_ text: String, in model: Model) throws -> UUID {
-        let prefix = text.lowercased()
-        let matches = model.dreams.filter { $0.id.uuidString.lowercased().hasPrefix(prefix) }
+        let part = text.lowercased()
+        let matches = model.dreams.filter {
+            let id = $0.id.uuidString.lowercased()
+            return id.hasSuffix(part) || id.hasPrefix(part)
+        }
         guard matches.count == 1 else {
             throw JournalArguments.UsageError(matches.isEmpty ? "no dream has the id \(text)" : "\(text) names \(matches.count) dreams; give more of the id")
         }
@@ -114,7 +123,7 @@ enum JournalOutput {
         var lines = ["  ID        DAY         CREATURE         LUCID  DESCRIPTION"]
         for dream in dreams {
             let mark = pendingIDs.contains(dream.id) ? "*" : " "
-            let id = String(dream.id.uuidString.lowercased().prefix(8))
+            let id = shortID(dream.id)
             let creature = dream.creature.displayName.padding(toLength: 16, withPad: " ", startingAt: 0)
             let text = dream.description.replacingOccurrences(of: "\n", with: " ")
             let description = text.count > 60 ? String(text.prefix(59)) + "…" : text
@@ -225,11 +234,11 @@ enum JournalOutput {
 
     static func describe(_ change: Change) -> String {
         switch change.request {
-        case .action(.addDream(let dream, _)): "add \(String(dream.id.uuidString.lowercased().prefix(8))) “\(dream.description.prefix(40))”"
-        case .action(.updateDream(let id, _, _)): "edit \(String(id.uuidString.lowercased().prefix(8)))"
-        case .action(.deleteDream(let id)): "delete \(String(id.uuidString.lowercased().prefix(8)))"
-        case .action(.moveDream(let id, let index)): "move \(String(id.uuidString.lowercased().prefix(8))) to \(index)"
-        case .action(.duplicateDream(let id, _, _)): "duplicate \(String(id.uuidString.lowercased().prefix(8)))"
+        case .action(.addDream(let dream, _)): "add \(shortID(dream.id)) “\(dream.description.prefix(40))”"
+        case .action(.updateDream(let id, _, _)): "edit \(shortID(id))"
+        case .action(.deleteDream(let id)): "delete \(shortID(id))"
+        case .action(.moveDream(let id, let index)): "move \(shortID(id)) to \(index)"
+        case .action(.duplicateDream(let id, _, _)): "duplicate \(shortID(id))"
         case .action(.setFavoriteCreature(let creature)): "favorite \(creature.displayName)"
         case .action(.importDreams): "import"
         case .undo: "undo on the server"

@@ -108,7 +108,7 @@ import Testing
         _ = try phone.json(["edit", id, "--description", "Edited on the phone"])
         let sync = try phone.run(["sync"])
         #expect(sync.status == 0)
-        #expect(sync.errors.contains("Rejected: edit \(id.prefix(8))") && sync.errors.contains("404"))
+        #expect(sync.errors.contains("Rejected: edit \(id.suffix(8))") && sync.errors.contains("404"))
         let status = try phone.json(["status"])
         guard case .array(let rejected)? = status["rejected"], rejected.count == 1, case .string(let key)? = rejected[0]["key"] else {
             Issue.record("one rejected change: \(status)")
@@ -130,12 +130,34 @@ import Testing
         _ = try terminal.json(["add", "First"])
         let second = try terminal.json(["add", "Second"])
         guard case .string(let id)? = second["id"] else { throw UnexpectedResponse(description: "add printed no id") }
-        #expect(try terminal.json(["undo"])["outcome"] == .string("Took back add \(id.prefix(8)) “Second” before it was sent."))
+        #expect(try terminal.json(["undo"])["outcome"] == .string("Took back add \(id.suffix(8)) “Second” before it was sent."))
         let list = try terminal.run(["list"])
         #expect(list.status == 0 && list.output.contains("* ") && list.output.contains("First") && !list.output.contains("Second"))
         #expect(list.output.contains("version 0 · 1 pending"))
         _ = try terminal.json(["redo"])
         #expect(try terminal.json(["list"])["pending"] == .number("2"))
+    }
+
+    @Test func dreamsAddedInOneMinuteHaveTheirOwnShortIDsWhichCommandsTake() throws {
+        let fixture = try KitFixture()
+        let terminal = terminal(fixture)
+        #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "shortids"]).status == 0)
+        var ids: [String] = []
+        for description in ["One", "Two", "Three"] {
+            guard case .string(let id)? = try terminal.json(["add", description])["id"] else { throw UnexpectedResponse(description: "add printed no id") }
+            ids.append(id)
+        }
+        // Time-ordered: made within a minute, the three begin alike and sort in the order made.
+        #expect(Set(ids.map { $0.prefix(8) }).count == 1 && ids == ids.sorted())
+        let list = try terminal.run(["list"])
+        for id in ids { #expect(list.output.contains("* \(id.suffix(8))  ")) }
+
+        #expect(try terminal.run(["edit", String(ids[1].suffix(8)), "--description", "Two, edited"]).status == 0)
+        #expect(try terminal.run(["delete", String(ids[2].suffix(8))]).status == 0)
+        let ambiguous = try terminal.run(["delete", String(ids[0].prefix(8))])
+        #expect(ambiguous.status == 64 && ambiguous.errors.contains("names 2 dreams"))
+        guard case .array(let dreams)? = try terminal.json(["list"])["dreams"] else { throw UnexpectedResponse(description: "no dreams listed") }
+        #expect(dreams.map { $0["description"] } == [.string("One"), .string("Two, edited")])
     }
 
     @Test func aSyncKilledMidwayLosesNothingAndAppliesNothingTwice() throws {

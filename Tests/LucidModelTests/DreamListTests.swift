@@ -40,77 +40,86 @@ import LucidTestSupport
     }
 
     @Test func randomEditsMatchAnArray() {
-        for seed in UInt64(0)..<25 {
-            var journal = RandomJournal(seed: seed)
-            var array = (0..<Int.random(in: 0...300, using: &journal.generator)).map { _ in journal.dream() }
-            var list = DreamList(array)
-            for step in 0..<50 {
-                let snapshot = list, snapshotArray = array
-                let count = array.count
-                switch Int.random(in: 0..<9, using: &journal.generator) {
-                case 0:
-                    let index = Int.random(in: 0...count, using: &journal.generator)
-                    let dream = journal.dream()
-                    array.insert(dream, at: index)
-                    list.insert(dream, at: index)
-                case 1 where count > 0:
-                    let index = Int.random(in: 0..<count, using: &journal.generator)
-                    #expect(list.remove(at: index) == array.remove(at: index))
-                case 2 where count > 0:
-                    let index = Int.random(in: 0..<count, using: &journal.generator)
-                    var dream = array[index]
-                    dream.description += "!"
-                    array[index] = dream
-                    list[index] = dream
-                case 3:
-                    let lower = Int.random(in: 0...count, using: &journal.generator)
-                    let upper = Int.random(in: lower...count, using: &journal.generator)
-                    let new = (0..<Int.random(in: 0...150, using: &journal.generator)).map { _ in journal.dream() }
-                    array.replaceSubrange(lower..<upper, with: new)
-                    list.replaceSubrange(lower..<upper, with: new)
-                case 4:
-                    let new = (0..<Int.random(in: 0...100, using: &journal.generator)).map { _ in journal.dream() }
-                    array.append(contentsOf: new)
-                    list.append(contentsOf: new)
-                case 5:
-                    let dream = journal.dream()
-                    array.append(dream)
-                    list.append(dream)
-                case 6:
-                    let drop = Int.random(in: 2...9, using: &journal.generator)
-                    array.removeAll { $0.numberOfCreatures % drop == 0 }
-                    list.removeAll { $0.numberOfCreatures % drop == 0 }
-                case 7 where count > 0:
-                    let from = Int.random(in: 0..<count, using: &journal.generator)
-                    let to = Int.random(in: 0..<count, using: &journal.generator)
-                    array.insert(array.remove(at: from), at: to)
-                    list.insert(list.remove(at: from), at: to)
-                case 8 where count > 0:
-                    // A list (not a model) may hold a dream twice: its id stays while either does.
-                    let copy = array[Int.random(in: 0..<count, using: &journal.generator)]
-                    let index = Int.random(in: 0...count, using: &journal.generator)
-                    array.insert(copy, at: index)
-                    list.insert(copy, at: index)
-                default:
-                    continue
-                }
-                let context: Comment = "seed \(seed) step \(step)"
-                #expect(list.count == array.count, context)
-                #expect(Array(list) == array, context)
-                #expect(array.indices.allSatisfy { list[$0] == array[$0] }, context)
-                #expect(list == DreamList(array), context)
-                #expect(list.hashValue == DreamList(array).hashValue, context)
-                #expect(Array(snapshot) == snapshotArray, "a copy changed: \(context)")
-                #expect(DreamList.commonPrefix(snapshot, list) == naivePrefix(snapshotArray, array), context)
-                #expect(DreamList.commonSuffix(snapshot, list) == naiveSuffix(snapshotArray, array), context)
-                #expect((snapshot == list) == (snapshotArray == array), context)
-                for _ in 0..<4 {
-                    guard let probe = array.randomElement(using: &journal.generator) else { break }
-                    #expect(list.index(ofDream: probe.id) == array.firstIndex { $0.id == probe.id }, context)
-                }
-                // Every id that was or is in the list: found exactly when a dream still has it.
-                #expect(snapshotArray.allSatisfy { old in list.contains(dreamWithID: old.id) == array.contains { $0.id == old.id } }, context)
+        for seed in UInt64(0)..<25 { randomEdits(seed: seed, startingWith: 0...300, steps: 50, bulk: 150) }
+    }
+
+    /// Lists of several pages of chunks (64 dreams to a chunk, 64 chunks to a page), with
+    /// replacements and insertions big enough to split pages and to span them.
+    @Test func randomEditsOfLongListsMatchAnArray() {
+        for seed in UInt64(100)..<103 { randomEdits(seed: seed, startingWith: 5_000...9_000, steps: 20, bulk: 5_000) }
+    }
+
+    private func randomEdits(seed: UInt64, startingWith size: ClosedRange<Int>, steps: Int, bulk: Int) {
+        var journal = RandomJournal(seed: seed)
+        var array = (0..<Int.random(in: size, using: &journal.generator)).map { _ in journal.dream() }
+        var list = DreamList(array)
+        for step in 0..<steps {
+            let snapshot = list, snapshotArray = array
+            let count = array.count
+            switch Int.random(in: 0..<9, using: &journal.generator) {
+            case 0:
+                let index = Int.random(in: 0...count, using: &journal.generator)
+                let dream = journal.dream()
+                array.insert(dream, at: index)
+                list.insert(dream, at: index)
+            case 1 where count > 0:
+                let index = Int.random(in: 0..<count, using: &journal.generator)
+                #expect(list.remove(at: index) == array.remove(at: index))
+            case 2 where count > 0:
+                let index = Int.random(in: 0..<count, using: &journal.generator)
+                var dream = array[index]
+                dream.description += "!"
+                array[index] = dream
+                list[index] = dream
+            case 3:
+                let lower = Int.random(in: 0...count, using: &journal.generator)
+                let upper = Int.random(in: lower...count, using: &journal.generator)
+                let new = (0..<Int.random(in: 0...bulk, using: &journal.generator)).map { _ in journal.dream() }
+                array.replaceSubrange(lower..<upper, with: new)
+                list.replaceSubrange(lower..<upper, with: new)
+            case 4:
+                let new = (0..<Int.random(in: 0...(bulk * 2 / 3), using: &journal.generator)).map { _ in journal.dream() }
+                array.append(contentsOf: new)
+                list.append(contentsOf: new)
+            case 5:
+                let dream = journal.dream()
+                array.append(dream)
+                list.append(dream)
+            case 6:
+                let drop = Int.random(in: 2...9, using: &journal.generator)
+                array.removeAll { $0.numberOfCreatures % drop == 0 }
+                list.removeAll { $0.numberOfCreatures % drop == 0 }
+            case 7 where count > 0:
+                let from = Int.random(in: 0..<count, using: &journal.generator)
+                let to = Int.random(in: 0..<count, using: &journal.generator)
+                array.insert(array.remove(at: from), at: to)
+                list.insert(list.remove(at: from), at: to)
+            case 8 where count > 0:
+                // A list (not a model) may hold a dream twice: its id stays while either does.
+                let copy = array[Int.random(in: 0..<count, using: &journal.generator)]
+                let index = Int.random(in: 0...count, using: &journal.generator)
+                array.insert(copy, at: index)
+                list.insert(copy, at: index)
+            default:
+                continue
             }
+            let context: Comment = "seed \(seed) step \(step)"
+            #expect(list.count == array.count, context)
+            #expect(Array(list) == array, context)
+            #expect(array.indices.allSatisfy { list[$0] == array[$0] }, context)
+            #expect(list == DreamList(array), context)
+            #expect(list.hashValue == DreamList(array).hashValue, context)
+            #expect(Array(snapshot) == snapshotArray, "a copy changed: \(context)")
+            #expect(DreamList.commonPrefix(snapshot, list) == naivePrefix(snapshotArray, array), context)
+            #expect(DreamList.commonSuffix(snapshot, list) == naiveSuffix(snapshotArray, array), context)
+            #expect((snapshot == list) == (snapshotArray == array), context)
+            for _ in 0..<4 {
+                guard let probe = array.randomElement(using: &journal.generator) else { break }
+                #expect(list.index(ofDream: probe.id) == array.firstIndex { $0.id == probe.id }, context)
+            }
+            // Every id that was or is in the list: found exactly when a dream still has it.
+            let arrayIDs = Set(array.map(\.id))
+            #expect(snapshotArray.allSatisfy { old in list.contains(dreamWithID: old.id) == arrayIDs.contains(old.id) }, context)
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-public import LucidModel
+import LucidModel
 import LucidStore
 import LucidWire
 import Synchronization

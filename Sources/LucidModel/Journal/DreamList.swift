@@ -1,74 +1,19 @@
 public import Foundation
 import HashTreeCollections
 
-/// The dreams of a model in order: an array-like collection kept in chunks that copies
-/// share. Changing one dream of a 10,000-dream journal copies one chunk and the list of
-/// chunk references, not every dream, and two versions of a journal can be compared by
-/// skipping the chunks they share: the in-memory side of "versions share structure".
+/// The dreams of a model in order: an array-like collection kept in chunks of dreams, in
+/// pages of chunks, that copies share. Changing one dream of a 100,000-dream journal copies
+/// one chunk, the chunk references of one page and the list of pages, not every dream, and
+/// two versions of a journal can be compared by skipping the pages and chunks they share:
+/// the in-memory side of "versions share structure".
 public struct DreamList: Sendable {
-    /// An immutable run of dreams; a change makes a new chunk, so sharing one is always safe.
-    fileprivate final class Chunk: Sendable {
-        let dreams: [Dream]
-        /// The ids in this chunk, so finding a dream probes each chunk once instead of
-        /// comparing every id: that search was most of the cost of adding to a large journal.
-        let ids: Set<UUID>
-        /// A Bloom filter of `ids`: two bits of 1,024 per id (``IDBits``). A chunk whose bits
-        /// for an id are not both set does not hold it, which a search learns without hashing
-        /// the id once per chunk: at 100,000 dreams that was most of an undo.
-        let filter: [UInt64]
-
-        convenience init(_ dreams: [Dream]) {
-            self.init(dreams, ids: Set(dreams.map(\.id)))
-        }
-
-        /// A chunk of `dreams` whose ids are known already.
-        init(_ dreams: [Dream], ids: Set<UUID>) {
-            self.dreams = dreams
-            self.ids = ids
-            var filter = [UInt64](repeating: 0, count: IDBits.words)
-            for id in ids { IDBits(id).set(in: &filter) }
-            self.filter = filter
-        }
-
-        func mayHold(_ bits: IDBits) -> Bool { bits.areSet(in: filter) }
-    }
-
-    /// Where an id falls in a chunk's filter: two bits, from a mix of its 128 bits (ids made
-    /// by clients need not be random).
-    fileprivate struct IDBits {
-        static let words = 16
-        let first: Int, second: Int
-
-        init(_ id: UUID) {
-            let u = id.uuid
-            var high = UInt64(u.0) << 56 | UInt64(u.1) << 48 | UInt64(u.2) << 40 | UInt64(u.3) << 32
-            high |= UInt64(u.4) << 24 | UInt64(u.5) << 16 | UInt64(u.6) << 8 | UInt64(u.7)
-            var low = UInt64(u.8) << 56 | UInt64(u.9) << 48 | UInt64(u.10) << 40 | UInt64(u.11) << 32
-            low |= UInt64(u.12) << 24 | UInt64(u.13) << 16 | UInt64(u.14) << 8 | UInt64(u.15)
-            // SplitMix64's finalizer over both halves.
-            var z = high ^ (low &* 0x9E37_79B9_7F4A_7C15)
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            first = Int(z & 1023)
-            second = Int((z >> 10) & 1023)
-        }
-
-        func set(in filter: inout [UInt64]) {
-            filter[first >> 6] |= 1 << UInt64(first & 63)
-            filter[second >> 6] |= 1 << UInt64(second & 63)
-        }
-
-        func areSet(in filter: [UInt64]) -> Bool {
-            filter[first >> 6] & 1 << UInt64(first & 63) != 0 && filter[second >> 6] & 1 << UInt64(second & 63) != 0
-        }
-    }
-
     /// The most dreams a chunk holds; a replacement that grows one past this splits it.
     private static let capacity = 64
+    /// The most chunks a page holds.
+    private static let pageCapacity = 64
 
-    private var chunks: [Chunk] = []
-    /// `ends[i]` is the number of dreams in chunks `0...i`. No chunk is empty.
+    private var pages: [Page] = []
+    /// `ends[i]` is the number of dreams in pages `0...i`. No page and no chunk is empty.
     private var ends: [Int] = []
     /// How often each id occurs in the list (once, in a model), in a persistent hash map
     /// that copies share: asking whether a new dream's id is taken costs the same at 10
@@ -83,45 +28,54 @@ public struct DreamList: Sendable {
         append(contentsOf: dreams)
     }
 
-    /// The chunk holding `position`, and where that chunk starts.
-    private func locate(_ position: Int) -> (chunk: Int, start: Int) {
-        var low = 0, high = ends.count - 1
-        while low < high {
-            let middle = (low + high) / 2
-            if ends[middle] > position { high = middle } else { low = middle + 1 }
-        }
-        return (low, low == 0 ? 0 : ends[low - 1])
+    /// Where a dream is: its page, its chunk in that page, and the position of that chunk's
+    /// first dream in the list.
+    private struct Place {
+        let page: Int, chunk: Int, start: Int
     }
 
-    /// Rebuilds the chunks `range` from `dreams`, split into chunks of at most `capacity`.
-    /// `removed` and `added` are the dreams that leave and come (by default every dream of
-    /// the old chunks and of `dreams`); `ids`, if given, are the ids of `dreams` when they
-    /// fit in one chunk.
-    private mutating func replaceChunks(
-        _ range: Range<Int>, with dreams: [Dream], removed: [Dream]? = nil, added: [Dream]? = nil, ids: Set<UUID>? = nil
-    ) {
-        let pieces = Swift.max(1, (dreams.count + Self.capacity - 1) / Self.capacity)
-        let size = dreams.isEmpty ? 0 : (dreams.count + pieces - 1) / pieces
-        let replacement = if dreams.isEmpty {
-            [Chunk]()
-        } else if pieces == 1, let ids {
-            [Chunk(dreams, ids: ids)]
-        } else {
-            stride(from: 0, to: dreams.count, by: size).map { Chunk(Array(dreams[$0..<Swift.min($0 + size, dreams.count)])) }
-        }
-        // Only ids that come or go touch the shared map: appending to a chunk of 63
-        // changes one entry, not 127.
-        var change: [UUID: Int] = [:]
-        for dream in removed ?? chunks[range].flatMap(\.dreams) { change[dream.id, default: 0] -= 1 }
-        for dream in added ?? dreams { change[dream.id, default: 0] += 1 }
-        for (id, delta) in change where delta != 0 { tally(id, by: delta) }
-        chunks.replaceSubrange(range, with: replacement)
-        var total = range.lowerBound == 0 ? 0 : ends[range.lowerBound - 1]
-        ends.removeSubrange(range.lowerBound...)
-        for chunk in chunks[range.lowerBound...] {
-            total += chunk.dreams.count
+    private func locate(_ position: Int) -> Place {
+        let page = Self.run(holding: position, ends: ends), pageStart = start(ofPage: page)
+        let (chunk, chunkStart) = pages[page].locate(position - pageStart)
+        return Place(page: page, chunk: chunk, start: pageStart + chunkStart)
+    }
+
+    /// The position of the first dream of `page` (of the end, past the last page).
+    private func start(ofPage page: Int) -> Int { page == 0 ? 0 : ends[page - 1] }
+
+    /// The chunks from the one at `first` through the one at `last`, in order.
+    private func chunks(from first: Place, through last: Place) -> [Chunk] {
+        if first.page == last.page { return Array(pages[first.page].chunks[first.chunk...last.chunk]) }
+        var chunks = Array(pages[first.page].chunks[first.chunk...])
+        for page in pages[(first.page + 1)..<last.page] { chunks += page.chunks }
+        return chunks + pages[last.page].chunks[...last.chunk]
+    }
+
+    /// Puts `replacement` in place of the chunks from the one at `first` through the one at
+    /// `last`, rebuilding only the pages that held them.
+    private mutating func replaceChunks(from first: Place, through last: Place, with replacement: [Chunk]) {
+        let chunks = Array(pages[first.page].chunks[..<first.chunk]) + replacement + pages[last.page].chunks[(last.chunk + 1)...]
+        pages.replaceSubrange(first.page...last.page, with: Page.pages(of: chunks, capacity: Self.pageCapacity))
+        recount(from: first.page)
+    }
+
+    /// Makes `ends` right again from `page` on.
+    private mutating func recount(from page: Int) {
+        var total = start(ofPage: page)
+        ends.removeSubrange(page...)
+        for page in pages[page...] {
+            total += page.count
             ends.append(total)
         }
+    }
+
+    /// Records that the dreams `removed` left and `added` came. Only ids that come or go
+    /// touch the shared map: appending to a chunk of 63 changes one entry, not 127.
+    private mutating func tally(removing removed: [Dream], adding added: [Dream]) {
+        var change: [UUID: Int] = [:]
+        for dream in removed { change[dream.id, default: 0] -= 1 }
+        for dream in added { change[dream.id, default: 0] += 1 }
+        for (id, delta) in change where delta != 0 { tally(id, by: delta) }
     }
 
     /// Records that `id` occurs `delta` more (or fewer) times.
@@ -141,56 +95,96 @@ public struct DreamList: Sendable {
     public func index(ofDream id: UUID) -> Int? {
         guard ids[id] != nil else { return nil }
         let bits = IDBits(id)
-        for (position, chunk) in chunks.enumerated() where chunk.mayHold(bits) && chunk.ids.contains(id) {
-            guard let offset = chunk.dreams.firstIndex(where: { $0.id == id }) else { return nil }
-            return (position == 0 ? 0 : ends[position - 1]) + offset
+        for (number, page) in pages.enumerated() {
+            for (position, chunk) in page.chunks.enumerated() where chunk.mayHold(bits) && chunk.ids.contains(id) {
+                guard let offset = chunk.dreams.firstIndex(where: { $0.id == id }) else { return nil }
+                return start(ofPage: number) + (position == 0 ? 0 : page.ends[position - 1]) + offset
+            }
         }
         return nil
     }
 
-    /// Removes the dreams that match, rebuilding only the chunks that held one.
+    /// Removes the dreams that match, rebuilding only the chunks and pages that held one.
     public mutating func removeAll(where shouldBeRemoved: (Dream) throws -> Bool) rethrows {
-        var rebuilt: [Chunk] = []
+        var rebuilt: [Page] = []
         var changed = false
-        for chunk in chunks {
-            let kept = try chunk.dreams.filter { dream in
-                guard try shouldBeRemoved(dream) else { return true }
-                tally(dream.id, by: -1)
-                return false
+        for page in pages {
+            var chunks: [Chunk] = []
+            var pageChanged = false
+            for chunk in page.chunks {
+                let kept = try chunk.dreams.filter { dream in
+                    guard try shouldBeRemoved(dream) else { return true }
+                    tally(dream.id, by: -1)
+                    return false
+                }
+                if kept.count == chunk.dreams.count {
+                    chunks.append(chunk)
+                } else {
+                    pageChanged = true
+                    if !kept.isEmpty { chunks.append(Chunk(kept)) }
+                }
             }
-            if kept.count == chunk.dreams.count {
-                rebuilt.append(chunk)
+            if !pageChanged {
+                rebuilt.append(page)
             } else {
                 changed = true
-                if !kept.isEmpty { rebuilt.append(Chunk(kept)) }
+                if !chunks.isEmpty { rebuilt.append(Page(chunks)) }
             }
         }
         guard changed else { return }
-        chunks = rebuilt
-        var total = 0
-        ends = chunks.map { chunk in
-            total += chunk.dreams.count
-            return total
-        }
+        pages = rebuilt
+        recount(from: 0)
     }
 
-    /// How many leading dreams `a` and `b` have equal, skipping the chunks they share.
+    /// A chunk's page, and its index in that page.
+    private typealias ChunkIndex = (page: Int, chunk: Int)
+
+    private func chunk(at index: ChunkIndex) -> Chunk? {
+        guard pages.indices.contains(index.page), pages[index.page].chunks.indices.contains(index.chunk) else { return nil }
+        return pages[index.page].chunks[index.chunk]
+    }
+
+    private func index(after index: ChunkIndex) -> ChunkIndex {
+        index.chunk + 1 < pages[index.page].chunks.count ? (index.page, index.chunk + 1) : (index.page + 1, 0)
+    }
+
+    private func index(before index: ChunkIndex) -> ChunkIndex {
+        index.chunk > 0 ? (index.page, index.chunk - 1) : lastChunk(ofPage: index.page - 1)
+    }
+
+    private func lastChunk(ofPage page: Int) -> ChunkIndex {
+        (page, page >= 0 ? pages[page].chunks.count - 1 : 0)
+    }
+
+    /// How many leading dreams `a` and `b` have equal, skipping the pages and then the
+    /// chunks they share (a page split by a change still shares its chunks).
     public static func commonPrefix(_ a: DreamList, _ b: DreamList) -> Int {
         var shared = 0
-        while shared < Swift.min(a.chunks.count, b.chunks.count), a.chunks[shared] === b.chunks[shared] { shared += 1 }
-        var count = shared == 0 ? 0 : a.ends[shared - 1]
+        while shared < Swift.min(a.pages.count, b.pages.count), a.pages[shared] === b.pages[shared] { shared += 1 }
+        var count = a.start(ofPage: shared)
+        var (inA, inB): (ChunkIndex, ChunkIndex) = ((shared, 0), (shared, 0))
+        while let chunk = a.chunk(at: inA), chunk === b.chunk(at: inB) {
+            count += chunk.dreams.count
+            (inA, inB) = (a.index(after: inA), b.index(after: inB))
+        }
         while count < Swift.min(a.count, b.count), a[count] == b[count] { count += 1 }
         return count
     }
 
-    /// How many trailing dreams `a` and `b` have equal, skipping the chunks they share.
+    /// How many trailing dreams `a` and `b` have equal, skipping the pages and then the
+    /// chunks they share.
     public static func commonSuffix(_ a: DreamList, _ b: DreamList) -> Int {
         var shared = 0
-        while shared < Swift.min(a.chunks.count, b.chunks.count),
-              a.chunks[a.chunks.count - 1 - shared] === b.chunks[b.chunks.count - 1 - shared] {
+        while shared < Swift.min(a.pages.count, b.pages.count),
+              a.pages[a.pages.count - 1 - shared] === b.pages[b.pages.count - 1 - shared] {
             shared += 1
         }
-        var count = a.chunks.suffix(shared).reduce(0) { $0 + $1.dreams.count }
+        var count = a.count - a.start(ofPage: a.pages.count - shared)
+        var (inA, inB) = (a.lastChunk(ofPage: a.pages.count - 1 - shared), b.lastChunk(ofPage: b.pages.count - 1 - shared))
+        while let chunk = a.chunk(at: inA), chunk === b.chunk(at: inB) {
+            count += chunk.dreams.count
+            (inA, inB) = (a.index(before: inA), b.index(before: inB))
+        }
         while count < Swift.min(a.count, b.count), a[a.count - 1 - count] == b[b.count - 1 - count] { count += 1 }
         return count
     }
@@ -203,79 +197,92 @@ extension DreamList: RandomAccessCollection, MutableCollection, RangeReplaceable
     public subscript(position: Int) -> Dream {
         get {
             precondition(position >= 0 && position < endIndex, "DreamList index out of range")
-            let (chunk, start) = locate(position)
-            return chunks[chunk].dreams[position - start]
+            let place = locate(position)
+            return pages[place.page].chunks[place.chunk].dreams[position - place.start]
         }
         set {
             precondition(position >= 0 && position < endIndex, "DreamList index out of range")
-            let (chunk, start) = locate(position)
-            var dreams = chunks[chunk].dreams
-            tally(dreams[position - start].id, by: -1)
+            let place = locate(position)
+            var chunks = pages[place.page].chunks
+            var dreams = chunks[place.chunk].dreams
+            tally(dreams[position - place.start].id, by: -1)
             tally(newValue.id, by: 1)
-            dreams[position - start] = newValue
-            chunks[chunk] = Chunk(dreams)
+            dreams[position - place.start] = newValue
+            chunks[place.chunk] = Chunk(dreams)
+            pages[place.page] = Page(chunks)
         }
     }
 
-    /// Replaces `subrange` by rebuilding only the chunks it touches.
+    /// Replaces `subrange` by rebuilding only the chunks it touches, and their pages.
     public mutating func replaceSubrange<C: Collection<Dream>>(_ subrange: Range<Int>, with newElements: C) {
         precondition(subrange.lowerBound >= 0 && subrange.upperBound <= endIndex, "DreamList range out of bounds")
-        guard !chunks.isEmpty else {
-            replaceChunks(0..<0, with: Array(newElements))
+        let added = Array(newElements)
+        guard !pages.isEmpty else {
+            append(contentsOf: added)
             return
         }
         // The chunks from the one holding the start to the one holding the last replaced
         // dream; an insertion at the very end goes into the last chunk.
         let first = locate(Swift.min(subrange.lowerBound, endIndex - 1))
-        let last = subrange.isEmpty ? first.chunk : locate(subrange.upperBound - 1).chunk
-        var dreams = chunks[first.chunk...last].flatMap(\.dreams)
+        let last = subrange.isEmpty ? first : locate(subrange.upperBound - 1)
+        var dreams = chunks(from: first, through: last).flatMap(\.dreams)
         let local = (subrange.lowerBound - first.start)..<(subrange.upperBound - first.start)
-        let removed = Array(dreams[local]), added = Array(newElements)
+        let removed = Array(dreams[local])
         dreams.replaceSubrange(local, with: added)
         // Within one chunk, its ids change by what leaves and comes, rather than being
         // hashed again one by one.
         var ids: Set<UUID>?
-        if first.chunk == last {
-            var kept = chunks[last].ids
+        if first.page == last.page, first.chunk == last.chunk {
+            var kept = pages[first.page].chunks[first.chunk].ids
             // (A list may hold an id twice: it stays while a dream with it does.)
             for dream in removed where !dreams.contains(where: { $0.id == dream.id }) { kept.remove(dream.id) }
             for dream in added { kept.insert(dream.id) }
             ids = kept
         }
-        replaceChunks(first.chunk..<(last + 1), with: dreams, removed: removed, added: added, ids: ids)
+        tally(removing: removed, adding: added)
+        replaceChunks(from: first, through: last, with: Chunk.chunks(of: dreams, capacity: Self.capacity, ids: ids))
     }
 
     /// Appends by filling new chunks directly, rather than one replacement per dream.
     public mutating func append<S: Sequence<Dream>>(contentsOf newElements: S) {
-        var dreams = Array(newElements)
-        guard !dreams.isEmpty else { return }
-        if let tail = chunks.last, tail.dreams.count < Self.capacity {
-            dreams = tail.dreams + dreams
-            replaceChunks((chunks.count - 1)..<chunks.count, with: dreams)
-        } else {
-            replaceChunks(chunks.count..<chunks.count, with: dreams)
+        let added = Array(newElements)
+        guard !added.isEmpty else { return }
+        tally(removing: [], adding: added)
+        guard let page = pages.last, let tail = page.chunks.last else {
+            pages = Page.pages(of: Chunk.chunks(of: added, capacity: Self.capacity), capacity: Self.pageCapacity)
+            recount(from: 0)
+            return
         }
+        let last = Place(page: pages.count - 1, chunk: page.chunks.count - 1, start: endIndex - tail.dreams.count)
+        let replacement = tail.dreams.count < Self.capacity
+            ? Chunk.chunks(of: tail.dreams + added, capacity: Self.capacity)
+            : [tail] + Chunk.chunks(of: added, capacity: Self.capacity)
+        replaceChunks(from: last, through: last, with: replacement)
     }
 
     /// Walks chunk by chunk, without a search per element.
     public struct Iterator: IteratorProtocol {
-        fileprivate let chunks: [Chunk]
-        fileprivate var chunk = 0
-        fileprivate var offset = 0
+        fileprivate let pages: [Page]
+        fileprivate var page = 0, chunk = 0, offset = 0
 
         public mutating func next() -> Dream? {
-            while chunk < chunks.count {
-                if offset < chunks[chunk].dreams.count {
+            while page < pages.count {
+                let chunks = pages[page].chunks
+                if chunk < chunks.count, offset < chunks[chunk].dreams.count {
                     defer { offset += 1 }
                     return chunks[chunk].dreams[offset]
                 }
-                (chunk, offset) = (chunk + 1, 0)
+                if chunk < chunks.count - 1 {
+                    (chunk, offset) = (chunk + 1, 0)
+                } else {
+                    (page, chunk, offset) = (page + 1, 0, 0)
+                }
             }
             return nil
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(chunks: chunks) }
+    public func makeIterator() -> Iterator { Iterator(pages: pages) }
 }
 
 extension DreamList: ExpressibleByArrayLiteral {

@@ -92,6 +92,38 @@ import Testing
         #expect(try Self.found(try database.open(), user, "the") == [tide.id])
     }
 
+    /// SQLite writes a group's index rows a few hundred to a statement (each statement makes
+    /// an FTS5 segment, see ``SearchTables/apply(_:)``): changes of more rows than that, mixed,
+    /// and their undo and redo, reach every row.
+    @Test mutating func changesOfMoreRowsThanAStatementWritesAreIndexedWhole() throws {
+        let database = try StoreDatabase(.sqlite)
+        let store = try database.open()
+        let count = SearchTables.rowsPerStatement * 2 + 17
+        let dreams = (0..<count).map { dream("Lighthouse number \($0)") }
+        let all = Set(dreams.map(\.id))
+        _ = try store.apply(dreams.map { .addDream($0) }, to: user, at: clock.now())
+        #expect(try Self.found(store, user, "lighthouse") == all)
+        #expect(try Self.rows(database, user) == count)
+
+        // One change that deletes some rows and rewrites others, spread over the batches.
+        let deleted = dreams.prefix(100).map(\.id), edited = dreams.suffix(300).map(\.id)
+        let now = clock.now()
+        _ = try store.apply(
+            deleted.map { .deleteDream(id: $0) } + edited.map { .updateDream(id: $0, changes: DreamChanges(description: "A harbour"), at: now) },
+            to: user, at: now)
+        #expect(try Self.found(store, user, "harbour") == Set(edited))
+        #expect(try Self.found(store, user, "lighthouse") == all.subtracting(deleted).subtracting(edited))
+        #expect(try Self.rows(database, user) == count - 100)
+
+        _ = try store.undo(of: user, at: clock.now())
+        _ = try store.undo(of: user, at: clock.now())
+        #expect(try Self.found(store, user, "lighthouse") == [])
+        #expect(try Self.rows(database, user) == 0)
+        _ = try store.redo(of: user, at: clock.now())
+        #expect(try Self.found(store, user, "lighthouse") == all)
+        #expect(try Self.rows(database, user) == count)
+    }
+
     @Test(arguments: StoreKind.allCases)
     mutating func aQueryIsOnlyEverWordsWhateverItsText(kind: StoreKind) throws {
         let database = try StoreDatabase(kind)

@@ -37,8 +37,8 @@ extension DreamList {
     }
 
     /// An immutable run of chunks: the list's second level. A change copies the references of
-    /// one page and the list of pages, not those of every chunk: at 25,000 dreams, 64 and 7
-    /// rather than 400, each a retain and a release.
+    /// one page and the list of pages, not those of every chunk: at 25,000 dreams added one by
+    /// one, at most 64 and 7 rather than 391, each a retain and a release.
     final class Page: Sendable {
         let chunks: [Chunk]
         /// `ends[i]` is the number of dreams in chunks `0...i`.

@@ -217,13 +217,13 @@ extension DreamList: RandomAccessCollection, MutableCollection, RangeReplaceable
     public mutating func replaceSubrange<C: Collection<Dream>>(_ subrange: Range<Int>, with newElements: C) {
         precondition(subrange.lowerBound >= 0 && subrange.upperBound <= endIndex, "DreamList range out of bounds")
         let added = Array(newElements)
-        guard !pages.isEmpty else {
+        // An insertion at the end (an added dream's default place) is an append.
+        guard subrange.lowerBound < endIndex else {
             append(contentsOf: added)
             return
         }
-        // The chunks from the one holding the start to the one holding the last replaced
-        // dream; an insertion at the very end goes into the last chunk.
-        let first = locate(Swift.min(subrange.lowerBound, endIndex - 1))
+        // The chunks from the one holding the start to the one holding the last replaced dream.
+        let first = locate(subrange.lowerBound)
         let last = subrange.isEmpty ? first : locate(subrange.upperBound - 1)
         var dreams = chunks(from: first, through: last).flatMap(\.dreams)
         let local = (subrange.lowerBound - first.start)..<(subrange.upperBound - first.start)
@@ -243,7 +243,10 @@ extension DreamList: RandomAccessCollection, MutableCollection, RangeReplaceable
         replaceChunks(from: first, through: last, with: Chunk.chunks(of: dreams, capacity: Self.capacity, ids: ids))
     }
 
-    /// Appends by filling new chunks directly, rather than one replacement per dream.
+    /// Appends by filling the last chunk and then new chunks, rather than one replacement
+    /// per dream. A full last chunk, and a full last page, are left as they are: a journal
+    /// grown by adds keeps its chunks and pages full, where splitting them in halves would
+    /// leave twice as many.
     public mutating func append<S: Sequence<Dream>>(contentsOf newElements: S) {
         let added = Array(newElements)
         guard !added.isEmpty else { return }
@@ -253,11 +256,19 @@ extension DreamList: RandomAccessCollection, MutableCollection, RangeReplaceable
             recount(from: 0)
             return
         }
-        let last = Place(page: pages.count - 1, chunk: page.chunks.count - 1, start: endIndex - tail.dreams.count)
-        let replacement = tail.dreams.count < Self.capacity
-            ? Chunk.chunks(of: tail.dreams + added, capacity: Self.capacity)
-            : [tail] + Chunk.chunks(of: added, capacity: Self.capacity)
-        replaceChunks(from: last, through: last, with: replacement)
+        let lastPage = pages.count - 1
+        if tail.dreams.count < Self.capacity {
+            let last = Place(page: lastPage, chunk: page.chunks.count - 1, start: endIndex - tail.dreams.count)
+            replaceChunks(from: last, through: last, with: Chunk.chunks(of: tail.dreams + added, capacity: Self.capacity))
+            return
+        }
+        let chunks = Chunk.chunks(of: added, capacity: Self.capacity)
+        if page.chunks.count + chunks.count <= Self.pageCapacity {
+            pages[lastPage] = Page(page.chunks + chunks)
+        } else {
+            pages += Page.pages(of: chunks, capacity: Self.pageCapacity)
+        }
+        recount(from: lastPage)
     }
 
     /// Walks chunk by chunk, without a search per element.

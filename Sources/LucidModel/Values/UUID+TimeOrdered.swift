@@ -10,8 +10,8 @@ extension UUID {
     /// before it touched. The time it tells is the dream's `createdAt`, which its owner and
     /// anyone it is shared with already see.
     ///
-    /// The random bits come from the system's source (`getrandom` on Linux: one system
-    /// call); Foundation's `UUID()` there opens, reads and closes `/dev/urandom` for each.
+    /// The random bits come from the system's source (`getrandom` on Linux), where
+    /// Foundation's `UUID()` opens, reads and closes `/dev/urandom` for each id.
     public static func timeOrdered(at time: Timestamp) -> UUID {
         var generator = SystemRandomNumberGenerator()
         let milliseconds = min(UInt64(clamping: time.millisecondsSince1970), 0xFFFF_FFFF_FFFF)

@@ -41,7 +41,8 @@ struct SearchTables {
         }
     }
 
-    /// The most rows one statement writes: a group of writes fits in one, an import does not.
+    /// The most rows one statement writes: a group of a few writes fits in one, an import
+    /// takes many.
     static let rowsPerStatement = 256
 
     /// Writes each row's words, or deletes the row where there are none, in two statements.

@@ -14,7 +14,7 @@ enum JournalOutput {
 
     /// How the table and the messages name a dream: the last 8 digits of its id. They are
     /// random in every kind of UUID, where the first ones of a time-ordered id (as `add` and
-    /// the server make) are its creation time, the same for the dreams of a minute.
+    /// the server make) are its creation time: the first 8 change once every 65 seconds.
     static func shortID(_ id: UUID) -> String { String(id.uuidString.lowercased().suffix(8)) }
 
     /// The dream whose id is `text`, or ends with it (as ``shortID(_:)`` names it), or begins

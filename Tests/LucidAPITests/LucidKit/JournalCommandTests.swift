@@ -147,14 +147,18 @@ import Testing
             guard case .string(let id)? = try terminal.json(["add", description])["id"] else { throw UnexpectedResponse(description: "add printed no id") }
             ids.append(id)
         }
-        // Time-ordered: made within a minute, the three begin alike and sort in the order made.
-        #expect(Set(ids.map { $0.prefix(8) }).count == 1 && ids == ids.sorted())
+        // Time-ordered: their first 48 bits, the milliseconds, go up in the order made, and
+        // ids made seconds apart begin alike.
+        let times = ids.map { $0.prefix(13) }
+        #expect(times == times.sorted() && Set(times).count == 3)
+        let shared = String(zip(ids[0], ids[1]).prefix { $0 == $1 }.map(\.0))
+        #expect(shared.count >= 4, "\(ids)")
         let list = try terminal.run(["list"])
         for id in ids { #expect(list.output.contains("* \(id.suffix(8))  ")) }
 
         #expect(try terminal.run(["edit", String(ids[1].suffix(8)), "--description", "Two, edited"]).status == 0)
         #expect(try terminal.run(["delete", String(ids[2].suffix(8))]).status == 0)
-        let ambiguous = try terminal.run(["delete", String(ids[0].prefix(8))])
+        let ambiguous = try terminal.run(["delete", shared])
         #expect(ambiguous.status == 64 && ambiguous.errors.contains("names 2 dreams"))
         guard case .array(let dreams)? = try terminal.json(["list"])["dreams"] else { throw UnexpectedResponse(description: "no dreams listed") }
         #expect(dreams.map { $0["description"] } == [.string("One"), .string("Two, edited")])

@@ -135,6 +135,23 @@ import LucidTestSupport
         #expect(list.index(ofDream: Fixture.id(9_999)) == nil)
     }
 
+    @Test func aRemovalWhosePredicateThrowsLeavesTheListAsItWas() {
+        struct Refused: Error {}
+        let dreams = (0..<200).map { Fixture.dream($0) }
+        var list = DreamList(dreams)
+        var asked = 0
+        #expect(throws: Refused.self) {
+            try list.removeAll { _ in
+                asked += 1
+                if asked == 150 { throw Refused() }
+                return true
+            }
+        }
+        #expect(Array(list) == dreams)
+        #expect(dreams.allSatisfy { list.contains(dreamWithID: $0.id) })
+        #expect(list.index(ofDream: dreams[10].id) == 10)
+    }
+
     @Test func listsWithTheSameDreamsAreEqualWhateverTheirChunks() {
         var journal = RandomJournal(seed: 9)
         let dreams = (0..<200).map { _ in journal.dream() }

@@ -104,17 +104,19 @@ public struct DreamList: Sendable {
         return nil
     }
 
-    /// Removes the dreams that match, rebuilding only the chunks and pages that held one.
+    /// Removes the dreams that match, rebuilding only the chunks and pages that held one. If
+    /// `shouldBeRemoved` throws, the list is left as it was.
     public mutating func removeAll(where shouldBeRemoved: (Dream) throws -> Bool) rethrows {
         var rebuilt: [Page] = []
         var changed = false
+        var removed: [Dream] = []
         for page in pages {
             var chunks: [Chunk] = []
             var pageChanged = false
             for chunk in page.chunks {
                 let kept = try chunk.dreams.filter { dream in
                     guard try shouldBeRemoved(dream) else { return true }
-                    tally(dream.id, by: -1)
+                    removed.append(dream)
                     return false
                 }
                 if kept.count == chunk.dreams.count {
@@ -132,6 +134,7 @@ public struct DreamList: Sendable {
             }
         }
         guard changed else { return }
+        for dream in removed { tally(dream.id, by: -1) }
         pages = rebuilt
         recount(from: 0)
     }

@@ -147,11 +147,11 @@ public struct DreamList: Sendable {
         return pages[index.page].chunks[index.chunk]
     }
 
-    private func index(after index: ChunkIndex) -> ChunkIndex {
+    private func chunkIndex(after index: ChunkIndex) -> ChunkIndex {
         index.chunk + 1 < pages[index.page].chunks.count ? (index.page, index.chunk + 1) : (index.page + 1, 0)
     }
 
-    private func index(before index: ChunkIndex) -> ChunkIndex {
+    private func chunkIndex(before index: ChunkIndex) -> ChunkIndex {
         index.chunk > 0 ? (index.page, index.chunk - 1) : lastChunk(ofPage: index.page - 1)
     }
 
@@ -168,7 +168,7 @@ public struct DreamList: Sendable {
         var (inA, inB): (ChunkIndex, ChunkIndex) = ((shared, 0), (shared, 0))
         while let chunk = a.chunk(at: inA), chunk === b.chunk(at: inB) {
             count += chunk.dreams.count
-            (inA, inB) = (a.index(after: inA), b.index(after: inB))
+            (inA, inB) = (a.chunkIndex(after: inA), b.chunkIndex(after: inB))
         }
         while count < Swift.min(a.count, b.count), a[count] == b[count] { count += 1 }
         return count
@@ -186,7 +186,7 @@ public struct DreamList: Sendable {
         var (inA, inB) = (a.lastChunk(ofPage: a.pages.count - 1 - shared), b.lastChunk(ofPage: b.pages.count - 1 - shared))
         while let chunk = a.chunk(at: inA), chunk === b.chunk(at: inB) {
             count += chunk.dreams.count
-            (inA, inB) = (a.index(before: inA), b.index(before: inB))
+            (inA, inB) = (a.chunkIndex(before: inA), b.chunkIndex(before: inB))
         }
         while count < Swift.min(a.count, b.count), a[a.count - 1 - count] == b[b.count - 1 - count] { count += 1 }
         return count

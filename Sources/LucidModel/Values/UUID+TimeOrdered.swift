@@ -15,14 +15,13 @@ extension UUID {
     public static func timeOrdered(at time: Timestamp) -> UUID {
         var generator = SystemRandomNumberGenerator()
         let milliseconds = min(UInt64(clamping: time.millisecondsSince1970), 0xFFFF_FFFF_FFFF)
-        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &uuid) { bytes in
-            bytes.storeBytes(of: (milliseconds << 16).bigEndian, toByteOffset: 0, as: UInt64.self)
-            bytes.storeBytes(of: generator.next() as UInt16, toByteOffset: 6, as: UInt16.self)
-            bytes.storeBytes(of: generator.next() as UInt64, toByteOffset: 8, as: UInt64.self)
-            bytes[6] = bytes[6] & 0x0F | 0x70 // version 7
-            bytes[8] = bytes[8] & 0x3F | 0x80 // the RFC 9562 variant
-        }
-        return UUID(uuid: uuid)
+        let high = generator.next() as UInt16, low = generator.next() as UInt64
+        func byte<T: FixedWidthInteger>(_ value: T, _ shift: T) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
+        return UUID(uuid: (
+            byte(milliseconds, 40), byte(milliseconds, 32), byte(milliseconds, 24),
+            byte(milliseconds, 16), byte(milliseconds, 8), byte(milliseconds, 0),
+            0x70 | (byte(high, 8) & 0x0F), byte(high, 0), // version 7
+            0x80 | (byte(low, 56) & 0x3F), byte(low, 48), // the RFC 9562 variant
+            byte(low, 40), byte(low, 32), byte(low, 24), byte(low, 16), byte(low, 8), byte(low, 0)))
     }
 }

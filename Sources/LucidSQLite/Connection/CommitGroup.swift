@@ -23,6 +23,11 @@ final class CommitGroup: Sendable {
 }
 
 extension CommitGroup.Outcome {
+    /// The failure, if the group failed.
+    var failure: StoreFailure? {
+        if case .failed(let error) = self { error } else { nil }
+    }
+
     /// Returns if the group committed, throws its failure otherwise.
     func get() throws(JournalError) {
         switch self {

@@ -114,7 +114,7 @@ extension SQLiteJournalStore {
     ) throws(JournalError) -> Commit {
         // A journal not in memory is read before the writer lock is taken.
         let preload = heads.withLock { $0.head(of: user) } == nil ? preload(user) : nil
-        let (outcome, group) = writer.withLock { (writer) -> (Result<(Commit, KeptAnswer?), JournalError>, CommitGroup?) in
+        let outcome: Result<(Commit, KeptAnswer?), JournalError> = combined { (writer) in
             let group: CommitGroup
             do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
             do throws(JournalError) {
@@ -141,7 +141,6 @@ extension SQLiteJournalStore {
                 return (.failure(error), group)
             }
         }
-        if let group { try wait(for: group) }
         let (commit, kept) = try outcome.get()
         receipt?.settle(kept)
         return commit
@@ -153,7 +152,7 @@ extension SQLiteJournalStore {
     /// belong to `owner` are written only while the owner has an account, in a store of
     /// registered users; else `.noSuchUser`, with nothing written.
     func writeRows<T: Sendable>(of owner: UUID? = nil, _ body: (Connection) throws(SQLiteError) -> T) throws(JournalError) -> T {
-        let (outcome, group) = writer.withLock { (writer) -> (Result<T, JournalError>, CommitGroup?) in
+        let outcome: Result<T, JournalError> = combined { (writer) in
             let group: CommitGroup
             do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
             do throws(JournalError) {
@@ -177,8 +176,27 @@ extension SQLiteJournalStore {
                 return (.failure(error), group)
             }
         }
-        if let group { try wait(for: group) }
         return try outcome.get()
+    }
+
+    /// Runs `write` on the writer (``WriteCombiner``) and returns its outcome once the group
+    /// it joined, if any, is on disk; if that group failed, its failure instead. `write`
+    /// returns its outcome and the group it joined.
+    private func combined<T>(_ write: (inout Writer) -> (Result<T, JournalError>, CommitGroup?)) -> Result<T, JournalError> {
+        var outcome: Result<T, JournalError>?
+        var joined: CommitGroup?
+        writes.run({ writer in
+            let (result, group) = write(&writer)
+            (outcome, joined) = (result, group)
+            return group
+        }, leading: syncCommitted)
+        if let joined {
+            // A group's outcome is known by now; were it not, nothing could be promised.
+            if let failure = (joined.outcome ?? .failed(SQLiteError.rolledBack.failure)).failure {
+                return .failure(.storage(failure))
+            }
+        }
+        return outcome ?? .failure(.storage(SQLiteError.rolledBack.failure))
     }
 
     /// Returns once `group` is on disk, or throws its failure. A writer that finds no sync
@@ -186,7 +204,7 @@ extension SQLiteJournalStore {
     /// joined it meanwhile) into the log, syncs the log without the writer lock, so the next
     /// group's writes go on meanwhile, and publishes every group the sync carried.
     func wait(for group: CommitGroup) throws(JournalError) {
-        syncTurn.wait(until: { group.outcome != nil }, leading: syncCommitted)
+        syncTurn.wait(for: group, leading: syncCommitted)
         try (group.outcome ?? .failed(SQLiteError.rolledBack.failure)).get()
     }
 

@@ -22,6 +22,8 @@ public final class SQLiteJournalStore: JournalStore {
     let log: WriteAheadLog
     /// Who syncs the log next (see ``wait(for:)``).
     let syncTurn = SyncTurn()
+    /// Runs writes on `writer` one after another, for the threads that ask.
+    let writes: WriteCombiner
     /// Counts of commits by bucket of journals, to check heads read without the writer lock.
     let commitCounts = CommitCounts()
     /// Who hears of every new version (see ``observe(_:)``).
@@ -71,6 +73,7 @@ public final class SQLiteJournalStore: JournalStore {
         self.owners = owners
         heads = Locked(HeadCache(limit: headCacheBytes))
         self.writer = Locked(Writer(connection: writer))
+        writes = WriteCombiner(writer: self.writer, syncTurn: syncTurn)
         do throws(SQLiteError) { readers = try ReaderPool(path: path, size: Self.readerCount) } catch { throw .database(error.description) }
     }
 

@@ -262,7 +262,10 @@ extension DreamList: RandomAccessCollection, MutableCollection, RangeReplaceable
         let lastPage = pages.count - 1
         if tail.dreams.count < Self.capacity {
             let last = Place(page: lastPage, chunk: page.chunks.count - 1, start: endIndex - tail.dreams.count)
-            replaceChunks(from: last, through: last, with: Chunk.chunks(of: tail.dreams + added, capacity: Self.capacity))
+            let dreams = tail.dreams + added
+            // A last chunk that still holds them all keeps its ids, with the new ones added.
+            let ids = dreams.count <= Self.capacity ? tail.ids.union(added.lazy.map(\.id)) : nil
+            replaceChunks(from: last, through: last, with: Chunk.chunks(of: dreams, capacity: Self.capacity, ids: ids))
             return
         }
         let chunks = Chunk.chunks(of: added, capacity: Self.capacity)

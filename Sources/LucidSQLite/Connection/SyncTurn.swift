@@ -28,10 +28,10 @@ final class SyncTurn: @unchecked Sendable {
     private var called: DispatchSemaphore?
 
     /// Returns once `group` has ended. While it has not, runs `lead` when no other thread is
-    /// leading, or else sleeps on `wake` until the leader has finished and checks again.
-    /// `lead` must end every group it carries before it returns; a group may also end without
-    /// a sync (it failed), which its writers learn when the next sync ends, or when a thread
-    /// leaves this method while none runs.
+    /// leading, or else sleeps on `wake` until its group has ended or it is called to lead,
+    /// and checks again. `lead` must end every group it carries before it returns; a group
+    /// may also end without a sync (it failed), which its sleeping writers learn when the
+    /// next sync ends, or when a thread leaves this method or settles while none runs.
     func wait(for group: CommitGroup, waking wake: DispatchSemaphore = DispatchSemaphore(value: 0), leading lead: () -> Void) {
         lock.lock()
         defer { lock.unlock() }

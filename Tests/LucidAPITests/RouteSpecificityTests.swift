@@ -45,6 +45,26 @@ import Testing
         #expect(dream.pattern == "/v1/dreams/{id}" && id == ["id": "é"])
     }
 
+    /// A route ending in a parameter takes a path whose last segment another route has as it
+    /// is, for the methods only it answers, and lists them in a `405`, whichever was added
+    /// first: the router looks a path up by its last segment, and must not lose those.
+    @Test func aRouteEndingInAParameterAnswersALiteralItDoesNotHaveInEitherOrder() {
+        for patterns in [[("PATCH", "/v1/dreams/{id}"), ("GET", "/v1/dreams/search"), ("DELETE", "/v1/dreams/{id}")],
+                         [("GET", "/v1/dreams/search"), ("PATCH", "/v1/dreams/{id}"), ("DELETE", "/v1/dreams/{id}")]] {
+            let router = Self.router(patterns)
+            guard case .found(let route, let parameters) = router.match(method: "PATCH", path: "/v1/dreams/search") else {
+                Issue.record("no route for PATCH /v1/dreams/search in \(patterns)"); continue
+            }
+            #expect(route.pattern == "/v1/dreams/{id}" && parameters == ["id": "search"])
+            guard case .wrongMethod(let allowed) = router.match(method: "PUT", path: "/v1/dreams/search") else {
+                Issue.record("PUT was not refused in \(patterns)"); continue
+            }
+            #expect(Set(allowed) == ["PATCH", "GET", "HEAD", "DELETE"])
+            #expect(Set(router.methods(at: "/v1/dreams/search")) == ["PATCH", "GET", "HEAD", "DELETE"])
+            #expect(router.methods(at: "/v1/dreams/7") == ["PATCH", "DELETE"])
+        }
+    }
+
     /// Each method is allowed once, however many patterns of the path answer it.
     @Test func aWrongMethodListsEachAllowedMethodOnce() {
         let router = Self.router([("DELETE", "/v1/sessions/current"), ("DELETE", "/v1/sessions/{id}"), ("GET", "/v1/sessions/{id}")])

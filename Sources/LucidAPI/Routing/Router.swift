@@ -97,11 +97,35 @@ struct Router: Sendable {
     }
 
     private(set) var routes: [Route] = []
-    /// The indices in `routes` of the routes whose patterns have each number of segments: a
-    /// path can only match those of its own number, so a match reads no others.
-    private var routesBySegmentCount: [Int: [Int]] = [:]
+    /// The indices in `routes`, in order, of the routes a path may match, by its number of
+    /// segments and its last segment: those of its own number whose last segment is that
+    /// one, or a parameter. So `/v1/dreams` is tried against the few routes ending in
+    /// `dreams` or in a parameter, not against every route of two segments.
+    private var candidates: [Int: Candidates] = [:]
     /// The indices in `routes` of the routes with secret parameters.
     private var routesWithSecrets: [Int] = []
+
+    /// The routes of one number of segments a path may match (see `candidates`).
+    private struct Candidates {
+        /// By last segment, for each last segment some route has as it is.
+        var byEnd: [Substring: [Int]] = [:]
+        /// For any other last segment: the routes that end in a parameter.
+        var endingInParameter: [Int] = []
+
+        mutating func add(_ index: Int, ending end: Substring?) {
+            if let end {
+                // Routes that end in a parameter come before this one, in order.
+                byEnd[end, default: endingInParameter].append(index)
+            } else {
+                endingInParameter.append(index)
+                for key in byEnd.keys { byEnd[key]!.append(index) }
+            }
+        }
+
+        func routes(ending end: Substring?) -> [Int] {
+            end.flatMap { byEnd[$0] } ?? endingInParameter
+        }
+    }
 
     /// Adds a signed-in route: `handler` for `method` on `pattern`, where `{name}` segments
     /// capture a parameter. Mutations keep their answers for idempotency keys unless told
@@ -160,7 +184,8 @@ struct Router: Sendable {
     }
 
     private mutating func add(_ route: Route) {
-        routesBySegmentCount[route.segments.count, default: []].append(routes.count)
+        let end = route.segments.last.flatMap { route.parameterNames.last! == nil ? $0 : nil }
+        candidates[route.segments.count, default: Candidates()].add(routes.count, ending: end)
         if !route.secrets.isEmpty { routesWithSecrets.append(routes.count) }
         routes.append(route)
     }
@@ -191,7 +216,7 @@ struct Router: Sendable {
         let segments = Self.split(path)
         var found: (index: Int, parameters: [String: String])?
         var allowed: [String] = []
-        for index in routesBySegmentCount[segments.count] ?? [] {
+        for index in candidates[segments.count]?.routes(ending: segments.last) ?? [] {
             guard let parameters = Self.parameters(of: routes[index], in: segments) else { continue }
             let routeMethod = routes[index].method
             if routeMethod == method || (method == "HEAD" && routeMethod == "GET") {
@@ -212,7 +237,7 @@ struct Router: Sendable {
     func methods(at path: String) -> [String] {
         let segments = Self.split(path)
         var methods: [String] = []
-        for index in routesBySegmentCount[segments.count] ?? [] where Self.parameters(of: routes[index], in: segments) != nil {
+        for index in candidates[segments.count]?.routes(ending: segments.last) ?? [] where Self.parameters(of: routes[index], in: segments) != nil {
             let routeMethod = routes[index].method
             for method in routeMethod == "GET" ? ["GET", "HEAD"] : [routeMethod] where !methods.contains(method) {
                 methods.append(method)

@@ -184,7 +184,8 @@ struct Router: Sendable {
     }
 
     private mutating func add(_ route: Route) {
-        let end = route.segments.last.flatMap { route.parameterNames.last! == nil ? $0 : nil }
+        // A pattern has at least one segment (`/` has an empty one).
+        let end = route.parameterNames.last! == nil ? route.segments.last : nil
         candidates[route.segments.count, default: Candidates()].add(routes.count, ending: end)
         if !route.secrets.isEmpty { routesWithSecrets.append(routes.count) }
         routes.append(route)

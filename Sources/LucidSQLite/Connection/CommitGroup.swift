@@ -22,12 +22,16 @@ final class CommitGroup: Sendable {
     }
 }
 
-extension CommitGroup.Outcome {
-    /// The failure, if the group failed.
-    var failure: StoreFailure? {
-        if case .failed(let error) = self { error } else { nil }
+extension CommitGroup {
+    /// Returns if the group committed, throws its failure otherwise. A group whose writers
+    /// wait for its outcome has always ended; one that had not would count as rolled back,
+    /// since nothing of it could be promised.
+    func ended() throws(JournalError) {
+        try (outcome ?? .failed(SQLiteError.rolledBack.failure)).get()
     }
+}
 
+extension CommitGroup.Outcome {
     /// Returns if the group committed, throws its failure otherwise.
     func get() throws(JournalError) {
         switch self {

@@ -190,12 +190,7 @@ extension SQLiteJournalStore {
             (outcome, joined) = (result, group)
             return group
         }, leading: syncCommitted)
-        if let joined {
-            // A group's outcome is known by now; were it not, nothing could be promised.
-            if let failure = (joined.outcome ?? .failed(SQLiteError.rolledBack.failure)).failure {
-                return .failure(.storage(failure))
-            }
-        }
+        do throws(JournalError) { try joined?.ended() } catch { return .failure(error) }
         return outcome ?? .failure(.storage(SQLiteError.rolledBack.failure))
     }
 
@@ -205,7 +200,7 @@ extension SQLiteJournalStore {
     /// group's writes go on meanwhile, and publishes every group the sync carried.
     func wait(for group: CommitGroup) throws(JournalError) {
         syncTurn.wait(for: group, leading: syncCommitted)
-        try (group.outcome ?? .failed(SQLiteError.rolledBack.failure)).get()
+        try group.ended()
     }
 
     /// Commits the open group, if there is one, into the log; its writers learn the outcome

@@ -113,7 +113,7 @@ import Testing
 
     @Test func aPollAnswersTheNextVersionOnly() {
         let answered = Mutex<[Int]>([])
-        let poll = PollListener(user: Self.user, since: 4) { event in answered.withLock { $0.append(event.event.version) } } gone: {}
+        let poll = PollListener(user: Self.user, tokenHash: "session", since: 4) { event in answered.withLock { $0.append(event.event.version) } } gone: {}
         #expect(poll.hear(RenderedEvent(Self.event(4))))
         #expect(!poll.hear(RenderedEvent(Self.event(5))))
         #expect(answered.withLock { $0 } == [5])
@@ -123,8 +123,8 @@ import Testing
         let feed = ChangeFeed(now: { Timestamp(millisecondsSince1970: 0) })
         defer { feed.stop() }
         let gone = Mutex(0)
-        let poll = PollListener(user: Self.user, since: 4) { _ in } gone: { gone.withLock { $0 += 1 } }
-        let other = PollListener(user: UUID(), since: 4) { _ in } gone: { gone.withLock { $0 += 100 } }
+        let poll = PollListener(user: Self.user, tokenHash: "session", since: 4) { _ in } gone: { gone.withLock { $0 += 1 } }
+        let other = PollListener(user: UUID(), tokenHash: "other", since: 4) { _ in } gone: { gone.withLock { $0 += 100 } }
         #expect(feed.add(poll) && feed.add(other))
         feed.erased(Self.user)
         #expect(gone.withLock { $0 } == 1)
@@ -154,9 +154,26 @@ import Testing
         #expect(mine.versions == [1, 2, 3])
         #expect(other.versions == [1])
 
-        feed.endStreams(ofSession: "session")
+        #expect(feed.listeningSessions() == ["session", "other"])
+        #expect(feed.listeningSessions(of: [otherUser]) == ["other"])
+        feed.endListeners(ofSessions: ["session"])
         #expect(mine.finished.withLock { $0 } == 1)
         #expect(other.finished.withLock { $0 } == 0)
         #expect(feed.count(of: Self.user) == 0)
+        #expect(feed.listeningSessions() == ["other"])
+    }
+
+    @Test func aRevokedSessionsPollsAreAnsweredAndOthersWait() {
+        let feed = ChangeFeed(now: { Timestamp(millisecondsSince1970: 0) })
+        defer { feed.stop() }
+        let gone = Mutex<[String]>([])
+        let polls = ["laptop", "phone", "laptop"].map { session in
+            PollListener(user: Self.user, tokenHash: session, since: 4) { _ in } gone: { gone.withLock { $0.append(session) } }
+        }
+        for poll in polls { #expect(feed.add(poll)) }
+        feed.endListeners(ofSessions: ["laptop"])
+        #expect(gone.withLock { $0 } == ["laptop", "laptop"])
+        #expect(feed.count(of: Self.user) == 1)
+        #expect(feed.listeningSessions() == ["phone"])
     }
 }

@@ -24,7 +24,7 @@ import Testing
         let cache = SessionCache(capacity: 10)
         guard case .missing(let ticket) = cache.lookup("t") else { Issue.record("found an empty cache's token"); return }
         // The sign-out deletes the row and revokes between this lookup's read and its remember.
-        cache.revoke("t")
+        cache.revoke(["t"])
         cache.remember(Self.entry, for: "t", after: ticket)
         guard case .missing = cache.lookup("t") else { Issue.record("a revoked token came back"); return }
         #expect(cache.count == 0)
@@ -34,7 +34,7 @@ import Testing
         let cache = SessionCache(capacity: 10)
         guard case .missing(let ticket) = cache.lookup("t") else { return }
         cache.remember(Self.entry, for: "t", after: ticket)
-        cache.revoke("t")
+        cache.revoke(["t"])
         guard case .missing(let later) = cache.lookup("t") else { Issue.record("a revoked token stayed"); return }
         // A lookup after the revocation may cache again: its read comes after the row was deleted.
         #expect(later != ticket)

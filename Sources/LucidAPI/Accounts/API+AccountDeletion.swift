@@ -33,8 +33,10 @@ extension API {
         }
         switch erasure {
         case .erased(let revoked):
-            // The rows are gone: now the cache (the feed heard of it from the store).
-            sessions.revoke(revoked)
+            // The rows are gone: now the cache, and the listeners again. The feed heard of the
+            // deletion from the store before the cache forgot the tokens, so a listener that
+            // joined in between and found its session still cached ends here.
+            enforceRevocation(of: revoked)
             throttle.withLock { $0.forget(username: user.username) }
             searchWords.forget(user.id)
             return Reply.noContent()

@@ -146,11 +146,10 @@ extension API {
 
     func signOut(_ call: SignedInCall) throws(Problem) -> Response {
         let tokenHash = call.session.tokenHash
-        // The row goes first: once it is gone no lookup can find it, and `revoke` then keeps
+        // The row goes first: once it is gone no lookup can find it, and the cache then keeps
         // the lookups that found it earlier from caching it (see SessionCache).
         do throws(AccountError) { try accounts.deleteSession(tokenHash: tokenHash) } catch { throw Problem.account(error) }
-        sessions.revoke(tokenHash)
-        feed.endStreams(ofSession: tokenHash)
+        enforceRevocation(of: [tokenHash])
         return Reply.noContent()
     }
 

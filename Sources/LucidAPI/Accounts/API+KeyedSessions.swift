@@ -72,8 +72,7 @@ extension API {
         case .opened:
             return false
         case .reopened(let closing):
-            sessions.revoke(closing)
-            feed.endStreams(ofSession: closing)
+            enforceRevocation(of: [closing])
             return true
         case .keyUsedElsewhere:
             throw Self.keyReused

@@ -53,8 +53,7 @@ extension API {
             try accounts.changePassword(of: user.id, to: hash, sparing: tokenHash, keeping: request)
         }
         // The rows are gone: now the cache, and the streams the revoked sessions hold.
-        sessions.revoke(revoked)
-        for tokenHash in revoked { feed.endStreams(ofSession: tokenHash) }
+        enforceRevocation(of: revoked)
         return Reply.noContent()
     }
 

@@ -42,12 +42,11 @@ extension API {
     /// asks may revoke itself: that is signing out.
     func revokeSession(_ call: SignedInCall) throws(Problem) -> Response {
         let user = call.user
-        // The row goes first, then the cache and streams, as for signing out.
+        // The row goes first, then the cache and streams (see enforceRevocation).
         guard let text = call.parameters["id"], let id = UUID(uuidString: text),
               let tokenHash = try account({ () throws(AccountError) in try accounts.deleteSession(id, of: user.id) })
         else { throw Problem(.notFound, "This account has no such session.") }
-        sessions.revoke(tokenHash)
-        feed.endStreams(ofSession: tokenHash)
+        enforceRevocation(of: [tokenHash])
         return Reply.noContent()
     }
 

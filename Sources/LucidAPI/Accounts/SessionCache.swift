@@ -78,17 +78,8 @@ final class SessionCache: Sendable {
         }
     }
 
-    /// Drops the token and keeps every lookup in flight from caching it again. Call it after
-    /// the session's row is deleted, never before.
-    func revoke(_ tokenHash: String) {
-        state.withLock { state in
-            state.revocations &+= 1
-            state.entries.removeValue(for: tokenHash)
-        }
-    }
-
-    /// Drops every token of `tokenHashes` (the sessions a password change revoked) and keeps
-    /// every lookup in flight from caching one again. Call it after the rows are deleted.
+    /// Drops every token of `tokenHashes` and keeps every lookup in flight from caching one
+    /// again. Call it after the sessions' rows are deleted, never before.
     func revoke(_ tokenHashes: [String]) {
         guard !tokenHashes.isEmpty else { return }
         state.withLock { state in

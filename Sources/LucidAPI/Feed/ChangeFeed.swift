@@ -10,17 +10,17 @@ import Synchronization
 /// Someone waiting to hear of new versions of one journal: a long poll or an event stream.
 protocol FeedListener: AnyObject, Sendable {
     var user: UUID { get }
+    /// The hash of the token of the session that listens.
+    var tokenHash: String { get }
     /// Hears one new version, in version order; answers false once it wants no more.
     func hear(_ event: RenderedEvent) -> Bool
     /// Called about once a second by the feed's thread; answers false once it wants no more.
     func tick(now: Timestamp, monotonic: ContinuousClock.Instant) -> Bool
-    /// Whether it is an event stream of the session whose token has this hash.
-    func belongs(toSession tokenHash: String) -> Bool
-    /// Ends it: called once the feed lets go of it for a reason of its own (sign-out, stop).
+    /// Ends it: called once the feed lets go of it for a reason of its own (the server stops).
     func end()
-    /// Ends it because its user's account was deleted: a stream ends, a long poll is answered
-    /// at once that its token is no one's any more.
-    func accountGone()
+    /// Ends it because its session is over (revoked, or the account deleted): a stream ends,
+    /// a long poll is answered at once that its token is no one's any more.
+    func sessionEnded()
 }
 
 /// A new version, rendered once for everyone who listens to its journal.
@@ -115,25 +115,42 @@ final class ChangeFeed: JournalObserver {
         }
     }
 
-    /// Ends every event stream of the session whose token has `tokenHash` (it was signed out).
-    func endStreams(ofSession tokenHash: String) {
+    /// Ends every event stream and long poll of the sessions whose tokens have these hashes
+    /// (they were revoked).
+    func endListeners(ofSessions tokenHashes: Set<String>) {
+        guard !tokenHashes.isEmpty else { return }
         let ended = state.withLock { state in
             var ended: [any FeedListener] = []
             for (user, listeners) in state.listeners {
-                for (id, listener) in listeners where listener.belongs(toSession: tokenHash) {
+                for (id, listener) in listeners where tokenHashes.contains(listener.tokenHash) {
                     state.listeners[user]?[id] = nil
                     ended.append(listener)
                 }
+                if state.listeners[user]?.isEmpty == true { state.listeners[user] = nil }
             }
             return ended
         }
-        for listener in ended { listener.end() }
+        for listener in ended { listener.sessionEnded() }
+    }
+
+    func sessionsEnded(_ tokenHashes: Set<String>) {
+        endListeners(ofSessions: tokenHashes)
+    }
+
+    func listeningSessions(of users: Set<UUID>? = nil) -> Set<String> {
+        state.withLock { state in
+            var sessions: Set<String> = []
+            for (user, listeners) in state.listeners where users?.contains(user) ?? true {
+                for listener in listeners.values { sessions.insert(listener.tokenHash) }
+            }
+            return sessions
+        }
     }
 
     /// Ends every event stream and long poll of `user`'s journal: the account was deleted.
     func erased(_ user: UUID) {
         let ended = state.withLock { $0.listeners.removeValue(forKey: user).map { Array($0.values) } ?? [] }
-        for listener in ended { listener.accountGone() }
+        for listener in ended { listener.sessionEnded() }
     }
 
     /// How many listeners `user` has that `counting` counts.

@@ -8,14 +8,19 @@ import Synchronization
 /// answers with it once, and wants nothing more. Its timeout is the HTTP layer's.
 final class PollListener: FeedListener {
     let user: UUID
+    let tokenHash: String
     let since: Int
     private let answer: @Sendable (RenderedEvent) -> Void
     private let gone: @Sendable () -> Void
 
-    /// A poll answered by `answer` with the version after `since`, or by `gone` if the
-    /// account is deleted first.
-    init(user: UUID, since: Int, answer: @escaping @Sendable (RenderedEvent) -> Void, gone: @escaping @Sendable () -> Void) {
+    /// A poll of the session `tokenHash` answered by `answer` with the version after `since`,
+    /// or by `gone` if the session is revoked or the account deleted first.
+    init(
+        user: UUID, tokenHash: String, since: Int,
+        answer: @escaping @Sendable (RenderedEvent) -> Void, gone: @escaping @Sendable () -> Void
+    ) {
         self.user = user
+        self.tokenHash = tokenHash
         self.since = since
         self.answer = answer
         self.gone = gone
@@ -31,9 +36,8 @@ final class PollListener: FeedListener {
     }
 
     func tick(now: Timestamp, monotonic: ContinuousClock.Instant) -> Bool { true }
-    func belongs(toSession tokenHash: String) -> Bool { false }
     func end() {}
-    func accountGone() { gone() }
+    func sessionEnded() { gone() }
 }
 
 /// An event stream of `GET /v1/events`: first the versions it missed, read from the store by
@@ -128,14 +132,12 @@ final class StreamListener: FeedListener {
         }
     }
 
-    func belongs(toSession tokenHash: String) -> Bool { self.tokenHash == tokenHash }
-
     func end() {
         phase.withLock { _ = stop(&$0) }
     }
 
     /// The client reconnects a second later, and is refused: its token is gone.
-    func accountGone() { end() }
+    func sessionEnded() { end() }
 
     /// Sends `bytes`; false if the budget could not take them (nil) or the client is gone.
     private func write(_ bytes: StreamBytes?) -> Bool {

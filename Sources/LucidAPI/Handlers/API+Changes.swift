@@ -39,13 +39,13 @@ extension API {
             if let self, let poll = listener.value { feed.remove(poll) }
             self?.logLine(response, of: call.base)
         }
-        let poll = PollListener(user: user.id, since: since) { [weak pending, call] event in
+        let poll = PollListener(user: user.id, tokenHash: call.session.tokenHash, since: since) { [weak pending, call] event in
             pending?.answer(Self.tagged(Reply.json(bytes: event.versionedDiff, version: event.event.version), call))
         } gone: { [weak pending, call] in
             pending?.answer(Self.tagged(Self.revokedToken.response(requestID: call.requestID), call))
         }
         listener.value = poll
-        _ = feed.add(poll)
+        _ = try listen(poll, for: call.session)
         // A version committed before the poll listened is on the head by now.
         do throws(Problem) {
             let current = try journal { () throws(JournalError) in try journals.head(of: user.id) }
@@ -85,7 +85,7 @@ extension API {
             user: user.id, tokenHash: tokenHash, expiresAt: call.session.expiresAt, quiet: configuration.streamQuiet,
             budget: feed.budget, send: { [weak stream] in stream?.send($0) ?? false }, finish: { [weak stream] in stream?.finish() })
         listener.value = subscriber
-        guard feed.add(subscriber, limit: configuration.maxStreamsPerUser, counting: { $0 is StreamListener }) else {
+        guard try listen(subscriber, for: call.session, limit: configuration.maxStreamsPerUser, counting: { $0 is StreamListener }) else {
             throw Problem(
                 .tooManyStreams, "This account has \(configuration.maxStreamsPerUser) event streams open already; close one first.",
                 headers: [("Retry-After", "15")])

@@ -3,9 +3,9 @@ import LucidStore
 import LucidThreads
 import Synchronization
 
-/// Tells the other processes which journals reached which version, for their relays (see
-/// ``PGRelay``): on a connection of its own, many notifications in one statement, in
-/// transactions that do not wait for the disk.
+/// Tells the other processes which journals reached which version, and whose sessions were
+/// revoked, for their relays (see ``PGRelay``): on a connection of its own, many
+/// notifications in one statement, in transactions that do not wait for the disk.
 ///
 /// Why not `NOTIFY` in the write's own transaction: a transaction that notifies holds one
 /// lock of the whole cluster from its commit's start until its end, so every notifying
@@ -18,6 +18,8 @@ final class PGNotifier: Sendable {
     private struct State {
         /// The newest version to announce, per journal, or ``PGNotifier/erased``.
         var queued: [UUID: Int] = [:]
+        /// Users some of whose sessions were revoked.
+        var revoked: Set<UUID> = []
         var stopped = false
     }
 
@@ -50,6 +52,13 @@ final class PGNotifier: Sendable {
         wakeUp()
     }
 
+    /// Queues the news that sessions of `user` were revoked; never waits. A relay of an older
+    /// Lucid ignores it.
+    func announceRevocation(of user: UUID) {
+        state.withLock { _ = $0.revoked.insert(user) }
+        wakeUp()
+    }
+
     private func wakeUp() {
         wake.lock()
         wake.signal()
@@ -73,22 +82,24 @@ final class PGNotifier: Sendable {
         var connection: PGConnection?
         while true {
             wake.lock()
-            while state.withLock({ $0.queued.isEmpty && !$0.stopped }) { wake.wait() }
+            while state.withLock({ $0.queued.isEmpty && $0.revoked.isEmpty && !$0.stopped }) { wake.wait() }
             wake.unlock()
-            let (queued, stopped) = state.withLock { state in
-                defer { state.queued = [:] }
-                return (state.queued, state.stopped)
+            let (queued, revoked, stopped) = state.withLock { state in
+                defer { (state.queued, state.revoked) = ([:], []) }
+                return (state.queued, state.revoked, state.stopped)
             }
-            if !queued.isEmpty {
+            let payloads = queued.map { "\($0.key.uuidString) \($0.value == Self.erased ? "erased" : String($0.value))" }
+                + revoked.map { "\($0.uuidString) revoked" }
+            if !payloads.isEmpty {
                 do throws(PGError) {
                     let sending: PGConnection
                     if let connection { sending = connection } else { sending = try Self.connect(url) }
                     connection = sending
                     try sending.execute(
                         "SELECT pg_notify('\(PGRelay.channel)', payload) FROM unnest($1::text[]) AS payload",
-                        [PGArray.literal(queued.map { "\($0.key.uuidString) \($0.value == Self.erased ? "erased" : String($0.value))" })])
+                        [PGArray.literal(payloads)])
                 } catch {
-                    // Lost: the relays' sweep finds these versions. Connect again next time.
+                    // Lost: the relays' sweeps find these versions and revocations. Connect again next time.
                     connection = nil
                 }
             }

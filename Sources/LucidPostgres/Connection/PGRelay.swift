@@ -18,6 +18,12 @@ import Glibc
 /// thread also checks, every two seconds and after every reconnection, the version of each
 /// journal listened to: a missed notification delays a version, it never loses one.
 ///
+/// A session revoked in any process ends its listeners here too: a writer that revokes
+/// sessions notifies `<user> revoked`, and the relay then asks the database which of the
+/// sessions listening to that user's journal still exist, and tells observers of those that do
+/// not. It asks the same of every listening session at each check, so a missed notification
+/// delays a revoked session's end by two seconds at most.
+///
 /// What it tells of a journal starts from a version it knows every listener here has: the
 /// newest it told, or else the one the store last read from the database (see
 /// ``didRead(_:at:)``; a listener reads the journal after it begins listening, to catch up). A
@@ -139,13 +145,15 @@ final class PGRelay: Sendable {
             }
             guard wait(on: connection?.socket) else { continue }
             var reached: [UUID: Int] = [:]
-            var erased: Set<UUID> = []
+            var erased: Set<UUID> = [], revoked: Set<UUID> = []
             do throws(PGError) {
                 for note in try connection?.notifications() ?? [] where note.channel == Self.channel {
                     let parts = note.payload.split(separator: " ")
                     guard parts.count == 2, let user = UUID(uuidString: String(parts[0])) else { continue }
                     if parts[1] == "erased" {
                         erased.insert(user)
+                    } else if parts[1] == "revoked" {
+                        revoked.insert(user)
                     } else if let version = Int(parts[1]) {
                         reached[user] = max(reached[user] ?? 0, version)
                     }
@@ -160,6 +168,9 @@ final class PGRelay: Sendable {
             if ContinuousClock.now - lastSweep >= Self.sweepInterval {
                 lastSweep = ContinuousClock.now
                 reached.merge(sweep()) { max($0, $1) }
+                endRevokedSessions(of: nil)
+            } else if !revoked.isEmpty {
+                endRevokedSessions(of: revoked)
             }
             catchUp(reached)
         }
@@ -203,6 +214,25 @@ final class PGRelay: Sendable {
             if let user = row[0].flatMap(UUID.init(uuidString:)), let version = row[1].flatMap({ Int($0) }) { versions[user] = version }
         }
         return versions
+    }
+
+    /// Tells each observer which of its sessions listening (to the journals of `users`, or to
+    /// any) no longer exist in the database. One that expired still exists until it is
+    /// swept; its listeners end at its expiry on their own.
+    private func endRevokedSessions(of users: Set<UUID>?) {
+        for observer in state.withLock({ $0.observers }) {
+            let listening = observer.listeningSessions(of: users)
+            guard !listening.isEmpty else { continue }
+            let existing = try? pool.withConnection { (connection) throws(PGError) in
+                try connection.execute(
+                    "SELECT token_hash FROM sessions WHERE token_hash = ANY($1::text[])", [PGArray.literal(Array(listening))]
+                ).rows.compactMap { $0[0] }
+            }
+            // The database failed: the next check asks again.
+            guard let existing else { continue }
+            let ended = listening.subtracting(existing)
+            if !ended.isEmpty { observer.sessionsEnded(ended) }
+        }
     }
 
     /// Reads and tells the versions not told yet of each listened journal that reached a

@@ -4,13 +4,17 @@ public import LucidStore
 
 /// Users and their sessions in a PostgreSQL database that any number of Lucid processes
 /// share: a session ended by one is gone for all, so none may remember sessions in memory.
+/// Every revocation is announced, so that the other processes end the revoked sessions'
+/// event streams and long polls at once (see ``PGRelay``).
 public final class PostgresAccountStore: AccountStore {
     private let pool: PGPool
+    private let notifier: PGNotifier
 
     /// Accounts in the database the journal store `journals` opened (and migrated),
     /// through its pool of connections.
     public init(sharing journals: PostgresJournalStore) {
         pool = journals.pool
+        notifier = journals.notifier
     }
 
     public var isShared: Bool { true }
@@ -53,6 +57,7 @@ public final class PostgresAccountStore: AccountStore {
             }
         }
         guard let revoked else { throw .noSuchSession }
+        if !revoked.isEmpty { notifier.announceRevocation(of: user) }
         return revoked
     }
 
@@ -80,6 +85,7 @@ public final class PostgresAccountStore: AccountStore {
             }
         }
         guard let outcome else { throw .passwordChanged }
+        if case .reopened = outcome { notifier.announceRevocation(of: user) }
         return outcome
     }
 
@@ -120,17 +126,20 @@ public final class PostgresAccountStore: AccountStore {
     }
 
     public func deleteSession(tokenHash: String) throws(AccountError) {
-        try run { (connection) throws(PGError) in
-            try connection.execute("DELETE FROM sessions WHERE token_hash = $1", [tokenHash])
+        let user = try run { (connection) throws(PGError) in
+            try connection.execute("DELETE FROM sessions WHERE token_hash = $1 RETURNING user_id", [tokenHash]).rows.first?[0] ?? nil
         }
+        if let user = user.flatMap(UUID.init(uuidString:)) { notifier.announceRevocation(of: user) }
     }
 
     public func deleteSession(_ id: UUID, of user: UUID) throws(AccountError) -> String? {
-        try run { (connection) throws(PGError) in
+        let tokenHash = try run { (connection) throws(PGError) in
             try connection.execute(
                 "DELETE FROM sessions WHERE id = $1 AND user_id = $2 RETURNING token_hash", [id.uuidString, user.uuidString]
             ).rows.first?[0] ?? nil
         }
+        if tokenHash != nil { notifier.announceRevocation(of: user) }
+        return tokenHash
     }
 
     public func deleteExpiredSessions(at now: Timestamp, limit: Int) throws(AccountError) -> Int {

@@ -151,11 +151,20 @@ public protocol JournalObserver: AnyObject, Sendable {
     /// `user`'s account was deleted, with their journal: whoever listens to it should stop.
     /// Called once the deletion is committed, without any lock of the store held.
     func erased(_ user: UUID)
+    /// The token hashes of the sessions listening, to the journals of `users` only if given.
+    func listeningSessions(of users: Set<UUID>?) -> Set<String>
+    /// The sessions whose tokens have these hashes, which were listening, are gone: another
+    /// process revoked them. Called by a store that other processes share, without any lock
+    /// of the store held.
+    func sessionsEnded(_ tokenHashes: Set<String>)
 }
 
 extension JournalObserver {
     /// Observers that keep nothing per journal need not hear of deletions.
     public func erased(_ user: UUID) {}
+    /// Observers that keep nothing per session listen with none.
+    public func listeningSessions(of users: Set<UUID>?) -> Set<String> { [] }
+    public func sessionsEnded(_ tokenHashes: Set<String>) {}
 }
 
 extension JournalStore {

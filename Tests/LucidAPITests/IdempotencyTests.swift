@@ -271,24 +271,31 @@ struct IdempotencyTests {
         #expect(try client.model(token)["version"].int == 2)
     }
 
-    @Test func anExpiredKeyIsANewKeyAndTheSweeperDeletesIt() throws {
+    /// Issue 33: a key whose request made a version is known for good; only a refusal kept
+    /// alone expires, and only it is swept.
+    @Test func aKeyThatMadeAVersionOutlivesTheLifetimeAndAnExpiredRefusalIsANewKey() throws {
         try withKeyedServer(lifetime: 60) { client, clock in
             let token = try client.register("forgetful")
             try client.addDream(token, "one")
             try client.addDream(token, "two")
-            #expect(try client.keyed("POST", "/v1/undo", key: "old", token: token).status == 200)
-            clock.advance(seconds: 59)
-            #expect(try client.keyed("POST", "/v1/undo", key: "old", token: token).header("Idempotent-Replayed") == "true")
-            clock.advance(seconds: 2)
-            // Past its lifetime the key is forgotten, even before its row is deleted.
-            let again = try client.keyed("POST", "/v1/undo", key: "old", token: token)
-            expectJSON(again, version: 4)
-            #expect(again.header("Idempotent-Replayed") == nil)
+            let undone = try client.keyed("POST", "/v1/undo", key: "old", token: token)
+            expectJSON(undone, version: 3)
+            let refused = try client.keyed("POST", "/v1/dreams", key: "bad", json: ["description": ""], token: token)
+            #expect(refused.status == 422)
+
+            // A year later the undo is still answered as it was, and nothing runs again.
+            clock.advance(seconds: 365 * 86_400)
+            expectReplay(try client.keyed("POST", "/v1/undo", key: "old", token: token), of: undone)
+            #expect(try client.model(token)["version"].int == 3)
+            // The refusal was forgotten: the same request runs again (and is refused again).
+            let again = try client.keyed("POST", "/v1/dreams", key: "bad", json: ["description": ""], token: token)
+            #expect(again.status == 422 && again.header("Idempotent-Replayed") == nil)
 
             clock.advance(seconds: 61)
             let api = try #require(client.server.api)
             #expect(api.keySweeper.sweep() == 1)
-            #expect(try client.server.database.count("idempotency_keys") == 0)
+            #expect(try client.server.database.count("idempotency_keys") == 1)
+            expectReplay(try client.keyed("POST", "/v1/undo", key: "old", token: token), of: undone)
         }
     }
 }

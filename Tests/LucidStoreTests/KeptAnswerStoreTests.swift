@@ -1,5 +1,7 @@
 import Foundation
 import LucidModel
+import LucidPostgres
+@testable import LucidSQLite
 import Testing
 @testable import LucidStore
 
@@ -171,5 +173,72 @@ import Testing
         #expect(try store.deleteKeys(usedBefore: cutoff, limit: 2) == 1)
         #expect(try store.deleteKeys(usedBefore: cutoff, limit: 2) == 0)
         #expect(try remaining() == ["key 3", "key 4"])
+    }
+
+    /// Issue 33: the answer a keyed write kept with its version is known for good; a refusal
+    /// kept alone is forgotten after the key lifetime, and only it is swept.
+    @Test(arguments: StoreKind.allCases)
+    mutating func anAnswerKeptWithItsVersionOutlivesTheKeyLifetime(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let store = try database.open()
+        let (add, same, refused) = (request("add"), request("same"), request("refused"))
+        let added = try store.apply(
+            [.addDream(dream("a lantern"))], to: user, at: clock.now(), expecting: nil, keeping: Receipt(for: add, render: Self.answer))
+        let unchanged = try store.apply(
+            [.setFavoriteCreature(Model().favoriteCreature)], to: user, at: clock.now(), expecting: nil,
+            keeping: Receipt(for: same, render: Self.answer))
+        #expect(!unchanged.created)
+        let refusal = KeptAnswer(status: 400, headers: [], body: Array("bad".utf8))
+        try store.keep(refusal, for: refused, of: user)
+
+        // A year later, and after every sweep: the two writes' answers, and no refusal.
+        let yearLater = Timestamp(millisecondsSince1970: clock.now().millisecondsSince1970 + 365 * 86_400_000)
+        #expect(try store.deleteKeys(usedBefore: yearLater, limit: 100) == 1)
+        for reopened in [store, try database.open()] {
+            #expect(try reopened.outcome(of: "add", for: user, notBefore: yearLater) == Self.outcome(add, Self.answer(to: added)))
+            #expect(try reopened.outcome(of: "same", for: user, notBefore: yearLater) == Self.outcome(same, Self.answer(to: unchanged)))
+            #expect(try reopened.outcome(of: "refused", for: user, notBefore: refused.at) == nil)
+        }
+
+        // A refusal kept under a key that made a version never replaces its answer.
+        try store.keep(refusal, for: request("add", 9), of: user)
+        #expect(try store.outcome(of: "add", for: user, notBefore: yearLater) == Self.outcome(add, Self.answer(to: added)))
+    }
+}
+
+extension KeptAnswerStoreTests {
+    /// Keys kept before answers had versions: a success is kept for good from its `ETag`, a
+    /// refusal and a keyed sign-in's session still age out.
+    @Test(arguments: StoreKind.allCases)
+    func keysKeptBeforeTheMigrationLastIfTheyAnsweredAWrite(kind: StoreKind) throws {
+        let database = try StoreDatabase(kind)
+        let user = UUID().uuidString
+        let fingerprint = String(repeating: "07", count: 32)
+        let (blob, empty) = kind == .sqlite ? ("x'\(fingerprint)'", "x''") : ("'\\x\(fingerprint)'", "'\\x'")
+        let rows = """
+            INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at, status, headers, body, session) VALUES
+            ('\(user)', 'added', \(blob), 1000, 201, 'Content-Type: application/json\nETag: "3-ab"\n', \(empty), NULL),
+            ('\(user)', 'deleted', \(blob), 1000, 204, 'ETag: "4"\n', \(empty), NULL),
+            ('\(user)', 'refused', \(blob), 1000, 400, 'Content-Type: application/problem+json\n', \(empty), NULL),
+            ('\(user)', 'signed in', \(blob), 1000, 201, '', \(empty), 'token hash');
+            """
+        switch kind {
+        case .sqlite:
+            let connection = try Connection(path: database.location)
+            try connection.migrate(to: Array(Migration.embedded.prefix { $0.name < "0012" }))
+            try connection.execute(rows)
+        case .postgres:
+            let connection = try PGConnection(url: database.location)
+            try connection.migrate(to: Array(Migration.postgres.prefix { $0.name < "0007" }))
+            try connection.executeScript(rows)
+        }
+        let store = try database.open()
+        let id = try #require(UUID(uuidString: user))
+        let later = Timestamp(millisecondsSince1970: 1_000_000_000_000)
+        #expect(try store.outcome(of: "added", for: id, notBefore: later)?.answer.status == 201)
+        #expect(try store.outcome(of: "deleted", for: id, notBefore: later)?.answer.status == 204)
+        #expect(try store.outcome(of: "refused", for: id, notBefore: later) == nil)
+        #expect(try store.deleteKeys(usedBefore: later, limit: 10) == 2)
+        #expect(try database.count("idempotency_keys") == 2)
     }
 }

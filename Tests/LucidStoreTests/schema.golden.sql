@@ -98,10 +98,10 @@ CREATE TABLE idempotency_keys (
     status      INTEGER NOT NULL CHECK (status BETWEEN 200 AND 499),
     -- Its headers, one "Name: value" per line (Content-Type, ETag, Location).
     headers     TEXT    NOT NULL,
-    body        BLOB    NOT NULL, session TEXT,
+    body        BLOB    NOT NULL, session TEXT, version INTEGER,
     PRIMARY KEY (user_id, key)
 ) STRICT;
-CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at) WHERE version IS NULL;
 CREATE TABLE journals (
     number  INTEGER PRIMARY KEY,
     user_id TEXT    NOT NULL UNIQUE

@@ -13,9 +13,9 @@ extension PostgresJournalStore {
     public func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(JournalError) {
         // Of a registered user, only while the account is there (see `locked`).
         guard owners == .registeredUsers else {
-            return try beside { (rows) throws(PGError) in try rows.keep(answer, for: request, of: user) }
+            return try beside { (rows) throws(PGError) in try rows.keep(answer, for: request, of: user, version: nil) }
         }
-        try locked(user) { (rows) throws(PGError) in try rows.keep(answer, for: request, of: user) }
+        try locked(user) { (rows) throws(PGError) in try rows.keep(answer, for: request, of: user, version: nil) }
     }
 
     public func deleteKeys(usedBefore cutoff: Timestamp, limit: Int) throws(JournalError) -> Int {

@@ -143,7 +143,7 @@ extension PostgresJournalStore {
                             try rows.persist(planned, search: SearchIndexChange(from: head.model, diff: planned.commit.diff, known: planned.knownWords), of: user)
                         }
                         if let receipt = write.receipt, let kept {
-                            try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user)
+                            try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user, version: commit.version)
                         }
                     }
                     if let plan = planned {

@@ -12,7 +12,7 @@ struct PGBesideRows {
     func outcome(of key: String, for user: UUID, notBefore: Timestamp) throws(PGError) -> KeptOutcome? {
         guard let row = try connection.execute("""
             SELECT fingerprint, created_at, status, headers, body FROM idempotency_keys
-            WHERE user_id = $1 AND key = $2 AND created_at >= $3
+            WHERE user_id = $1 AND key = $2 AND (version IS NOT NULL OR created_at >= $3)
             """, [user.uuidString, key, String(notBefore.millisecondsSince1970)]).rows.first
         else { return nil }
         guard let fingerprint = row[0].flatMap(Bytea.decode), let at = row[1].flatMap({ Int64($0) }),
@@ -23,16 +23,19 @@ struct PGBesideRows {
             at: Timestamp(millisecondsSince1970: at))
     }
 
-    /// Keeps `answer` for `request`, replacing what an expired use of the same key left.
-    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(PGError) {
+    /// Keeps `answer` for `request`: for good with the `version` it left the journal at,
+    /// else (a refusal) for the key lifetime. It replaces only what an expired use of the same
+    /// key left, never an answer with a version.
+    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID, version: Int?) throws(PGError) {
         try connection.execute("""
-            INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at, status, headers, body)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at, status, headers, body, version)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             ON CONFLICT (user_id, key) DO UPDATE SET
-                fingerprint = excluded.fingerprint, created_at = excluded.created_at,
-                status = excluded.status, headers = excluded.headers, body = excluded.body, session = NULL
+                fingerprint = excluded.fingerprint, created_at = excluded.created_at, status = excluded.status,
+                headers = excluded.headers, body = excluded.body, session = NULL, version = excluded.version
+            WHERE idempotency_keys.version IS NULL
             """, [user.uuidString, request.key, Bytea.encode(request.fingerprint), String(request.at.millisecondsSince1970),
-                  String(answer.status), answer.headerLines, Bytea.encode(answer.body)])
+                  String(answer.status), answer.headerLines, Bytea.encode(answer.body), version.map(String.init)])
     }
 
     /// The fingerprint and session of the keyed registration or sign-in that used `key`.
@@ -53,6 +56,7 @@ struct PGBesideRows {
             ON CONFLICT (user_id, key) DO UPDATE SET
                 fingerprint = excluded.fingerprint, created_at = excluded.created_at, status = 201,
                 headers = '', body = '\\x', session = excluded.session
+            WHERE idempotency_keys.version IS NULL
             """, [user.uuidString, request.key, Bytea.encode(request.fingerprint), String(request.at.millisecondsSince1970), session])
     }
 
@@ -63,7 +67,7 @@ struct PGBesideRows {
     func deleteKeys(keptBefore cutoff: Timestamp, limit: Int) throws(PGError) -> Int {
         try connection.execute("""
             DELETE FROM idempotency_keys WHERE (user_id, key) IN (
-                SELECT user_id, key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT $2)
+                SELECT user_id, key FROM idempotency_keys WHERE version IS NULL AND created_at < $1 ORDER BY created_at LIMIT $2)
             """, [String(cutoff.millisecondsSince1970), String(limit)]).affected
     }
 

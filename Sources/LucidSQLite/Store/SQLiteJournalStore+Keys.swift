@@ -3,8 +3,9 @@ public import LucidModel
 public import LucidStore
 
 extension SQLiteJournalStore {
-    /// What `key` of `user` answered, if it was used at or after `notBefore` (older uses
-    /// have expired, whether or not their rows are deleted yet).
+    /// What `key` of `user` answered: for good if the answer was kept with a write, else if
+    /// it was used at or after `notBefore` (older uses have expired, whether or not their rows
+    /// are deleted yet).
     public func outcome(of key: String, for user: UUID, notBefore: Timestamp) throws(JournalError) -> KeptOutcome? {
         try read(user) { (tables) throws(SQLiteError) in
             try KeyTables(connection: tables.connection).outcome(of: key, for: user, notBefore: notBefore)
@@ -15,7 +16,7 @@ extension SQLiteJournalStore {
     /// error that the same request would always get again. Rides on the next group commit.
     public func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(JournalError) {
         try writeRows(of: user) { (connection) throws(SQLiteError) in
-            try KeyTables(connection: connection).keep(answer, for: request, of: user)
+            try KeyTables(connection: connection).keep(answer, for: request, of: user, version: nil)
         }
     }
 

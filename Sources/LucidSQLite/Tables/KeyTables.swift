@@ -6,11 +6,12 @@ import LucidStore
 struct KeyTables {
     let connection: Connection
 
-    /// The outcome kept for `key`, if it was kept at or after `notBefore`.
+    /// The outcome kept for `key`: for good if its answer has a version, else if it was kept
+    /// at or after `notBefore`.
     func outcome(of key: String, for user: UUID, notBefore: Timestamp) throws(SQLiteError) -> KeptOutcome? {
         try connection.statement("""
             SELECT fingerprint, created_at, status, headers, body FROM idempotency_keys
-            WHERE user_id = ? AND key = ? AND created_at >= ?
+            WHERE user_id = ? AND key = ? AND (version IS NOT NULL OR created_at >= ?)
             """)
             .query(.id(user), .text(key), .integer(notBefore.millisecondsSince1970)) { row in
                 KeptOutcome(
@@ -20,18 +21,21 @@ struct KeyTables {
             }.first
     }
 
-    /// Keeps `answer` for `request`, replacing what an expired use of the same key left.
-    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(SQLiteError) {
+    /// Keeps `answer` for `request`: for good with the `version` it left the journal at,
+    /// else (a refusal) for the key lifetime. It replaces only what an expired use of the same
+    /// key left, never an answer with a version.
+    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID, version: Int?) throws(SQLiteError) {
         try connection.statement("""
-            INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at, status, headers, body)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO idempotency_keys (user_id, key, fingerprint, created_at, status, headers, body, version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, key) DO UPDATE SET
-                fingerprint = excluded.fingerprint, created_at = excluded.created_at,
-                status = excluded.status, headers = excluded.headers, body = excluded.body, session = NULL
+                fingerprint = excluded.fingerprint, created_at = excluded.created_at, status = excluded.status,
+                headers = excluded.headers, body = excluded.body, session = NULL, version = excluded.version
+            WHERE idempotency_keys.version IS NULL
             """)
             .run(.id(user), .text(request.key), .blob(request.fingerprint),
                  .integer(request.at.millisecondsSince1970), .integer(answer.status),
-                 .text(answer.headerLines), .blob(answer.body))
+                 .text(answer.headerLines), .blob(answer.body), version.map { .integer(Int64($0)) } ?? .null)
     }
 
     /// The session a keyed registration or sign-in opened under `key`, if the key was used at
@@ -54,6 +58,7 @@ struct KeyTables {
             ON CONFLICT (user_id, key) DO UPDATE SET
                 fingerprint = excluded.fingerprint, created_at = excluded.created_at, status = 201,
                 headers = '', body = x'', session = excluded.session
+            WHERE idempotency_keys.version IS NULL
             """)
             .run(.id(user), .text(request.key), .blob(request.fingerprint),
                  .integer(request.at.millisecondsSince1970), .text(session))
@@ -65,11 +70,12 @@ struct KeyTables {
             .run(.text(session), .id(user), .text(key))
     }
 
-    /// Deletes up to `limit` keys kept before `cutoff`, oldest first; answers how many.
+    /// Deletes up to `limit` keys kept before `cutoff` whose answers made no version, oldest
+    /// first (through the partial index `idempotency_keys_by_age`); answers how many.
     func deleteKeys(keptBefore cutoff: Timestamp, limit: Int) throws(SQLiteError) -> Int {
         try connection.statement("""
             DELETE FROM idempotency_keys WHERE rowid IN (
-                SELECT rowid FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)
+                SELECT rowid FROM idempotency_keys WHERE version IS NULL AND created_at < ? ORDER BY created_at LIMIT ?)
             """)
             .run(.integer(cutoff.millisecondsSince1970), .integer(limit))
         return connection.changes
@@ -77,10 +83,10 @@ struct KeyTables {
 }
 
 extension Receipt {
-    /// Renders the answer and keeps it in the write's transaction.
+    /// Renders the answer and keeps it, for good, in the write's transaction.
     func keep(_ commit: Commit, of user: UUID, in tables: KeyTables) throws(SQLiteError) -> KeptAnswer {
         let answer = answer(to: commit)
-        try tables.keep(answer, for: request, of: user)
+        try tables.keep(answer, for: request, of: user, version: commit.version)
         return answer
     }
 }

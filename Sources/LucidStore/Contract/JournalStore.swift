@@ -71,13 +71,17 @@ public protocol JournalStore: AnyObject, Sendable {
 
     // MARK: Kept answers
 
-    /// What `key` of `user` answered, if it was used at or after `notBefore`.
+    /// What `key` of `user` answered: whenever it was used if its answer was kept with a
+    /// write (a ``Receipt``: such a key is known as long as the journal's history), else if
+    /// it was used at or after `notBefore`.
     func outcome(of key: String, for user: UUID, notBefore: Timestamp) throws(JournalError) -> KeptOutcome?
 
-    /// Keeps `answer` for `request` of `user` when the request made no version.
+    /// Keeps `answer` for `request` of `user` when the request made no version (a refusal
+    /// the same request would always get again), for the key lifetime.
     func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(JournalError)
 
-    /// Deletes up to `limit` keys used before `cutoff`, oldest first; answers how many.
+    /// Deletes up to `limit` keys used before `cutoff` whose answers were kept alone (not
+    /// with a write), oldest first; answers how many.
     func deleteKeys(usedBefore cutoff: Timestamp, limit: Int) throws(JournalError) -> Int
 
     // MARK: Device states

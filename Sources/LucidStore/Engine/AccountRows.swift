@@ -37,8 +37,9 @@ package protocol SessionKeyRows {
     func session(of key: String, for user: UUID, notBefore: Timestamp) throws(Failure) -> (fingerprint: [UInt8], session: String?)?
     /// Records that `request` opened the session with token hash `session`.
     func keep(session: String, for request: KeyedRequest, of user: UUID) throws(Failure)
-    /// Records `answer` as what `request` answered.
-    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID) throws(Failure)
+    /// Records `answer` as what `request` answered: for good with the `version` it left the
+    /// journal at, or for the key lifetime without one.
+    func keep(_ answer: KeptAnswer, for request: KeyedRequest, of user: UUID, version: Int?) throws(Failure)
     /// Moves `key` of `user` to the session with token hash `session`.
     func move(_ key: String, of user: UUID, to session: String) throws(Failure)
 }
@@ -67,7 +68,7 @@ extension AccountRows {
         guard try hasSession(tokenHash: tokenHash, of: user) else { return nil }
         try setPasswordHash(of: user, to: hash)
         let revoked = try deleteSessions(of: user, sparing: tokenHash)
-        if let request { try keys.keep(KeptAnswer(status: 204, headers: [], body: []), for: request, of: user) }
+        if let request { try keys.keep(KeptAnswer(status: 204, headers: [], body: []), for: request, of: user, version: nil) }
         return revoked
     }
 

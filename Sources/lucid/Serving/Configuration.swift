@@ -219,8 +219,9 @@ struct Configuration: Equatable {
                                   models, dreams, history, versions), least recently used evicted
                                   first; 0 keeps none (LUCID_RENDERED_CACHE_BYTES; default 67108864)
           --idempotency-key-lifetime S
-                                  seconds a request's Idempotency-Key and answer are kept for its
-                                  retries (LUCID_IDEMPOTENCY_KEY_LIFETIME; default 86400)
+                                  seconds an Idempotency-Key's refusal is kept for retries; a
+                                  success is kept as long as the journal's history
+                                  (LUCID_IDEMPOTENCY_KEY_LIFETIME; default 86400)
           --max-streams-per-user N
                                   event streams (GET /v1/events) one user may hold open
                                   (LUCID_MAX_STREAMS_PER_USER; default 16)

@@ -10,17 +10,35 @@ import Testing
         Array("{\"type\":\"/problems/\(kind)\",\"title\":\"t\",\"status\":0,\"detail\":\"d\"}".utf8)
     }
 
+    /// Lucid's answer of `status` with a problem document of `kind`.
+    static func lucid(_ status: Int, _ kind: String, contentType: String = "application/problem+json") -> APIAnswer {
+        APIAnswer(status: status, headers: ["Content-Type": contentType], body: problem(kind))
+    }
+
+    /// An answer of `status` from something between the device and the server.
+    static func page(_ status: Int, _ contentType: String, _ body: String) -> APIAnswer {
+        APIAnswer(status: status, headers: ["Content-Type": contentType], body: Array(body.utf8))
+    }
+
     static let cases: [(APIAnswer, String)] = [
         (APIAnswer(status: 200, body: Array("{\"version\":4,\"diff\":{\"inserted\":[],\"updated\":[],\"deleted\":[],\"moved\":[]}}".utf8)), "accepted 4"),
         (APIAnswer(status: 200, body: Array("{\"version\":4}".utf8)), "retry"),
-        (APIAnswer(status: 401, body: problem("unauthorized")), "sign in"),
-        (APIAnswer(status: 404, body: problem("not-found")), "rejected 404 /problems/not-found"),
-        (APIAnswer(status: 409, body: problem("dream-exists")), "rejected 409 /problems/dream-exists"),
-        (APIAnswer(status: 409, body: problem("idempotency-key-in-progress")), "retry"),
-        (APIAnswer(status: 412, body: problem("precondition-failed")), "rejected 412 /problems/precondition-failed"),
-        (APIAnswer(status: 422, body: problem("validation-failed")), "rejected 422 /problems/validation-failed"),
-        (APIAnswer(status: 418, body: problem("a-kind-of-a-newer-server")), "rejected 418 /problems/a-kind-of-a-newer-server"),
-        (APIAnswer(status: 422, body: Array("not json".utf8)), "rejected 422 about:blank"),
+        (lucid(401, "unauthorized"), "sign in"),
+        (lucid(404, "not-found"), "rejected 404 /problems/not-found"),
+        (lucid(409, "dream-exists"), "rejected 409 /problems/dream-exists"),
+        (lucid(409, "idempotency-key-in-progress"), "retry"),
+        (lucid(412, "precondition-failed"), "rejected 412 /problems/precondition-failed"),
+        (lucid(422, "validation-failed", contentType: "Application/Problem+JSON; charset=utf-8"), "rejected 422 /problems/validation-failed"),
+        (lucid(418, "a-kind-of-a-newer-server"), "rejected 418 /problems/a-kind-of-a-newer-server"),
+        // Only the server's word rejects a change or asks for a sign-in (issue 33, item 4).
+        (page(403, "text/html", "<html>Accept the terms of this network</html>"), "retry"),
+        (page(407, "text/html", "<html>Proxy authentication required</html>"), "retry"),
+        (page(404, "text/html", "<html>Not found</html>"), "retry"),
+        (page(401, "text/html", "<html>Sign in to the hotel network</html>"), "retry"),
+        (page(422, "application/json", "not json"), "retry"),
+        (page(404, "application/json", String(decoding: problem("not-found"), as: UTF8.self)), "retry"),
+        (page(403, "application/problem+json", "{\"type\":\"about:blank\",\"title\":\"Forbidden\",\"status\":403}"), "retry"),
+        (page(403, "application/problem+json", "{\"type\":\"https://proxy.example/denied\",\"status\":403}"), "retry"),
         (APIAnswer(status: 429, headers: ["Retry-After": "7"]), "retry after 7"),
         (APIAnswer(status: 500), "retry"),
         (APIAnswer(status: 503, headers: ["Retry-After": "2"]), "retry after 2"),

@@ -39,24 +39,39 @@ enum Exchange {
         case retry(reason: String, retryAfter: Int?)
     }
 
+    /// Only the server's word rejects a change or asks for a sign-in: a Lucid problem document
+    /// (see ``lucidProblem(in:)``). Any other answer (a captive portal's page, a proxy's `407`,
+    /// an HTML `404`) comes from something between the device and the server, and is a
+    /// network failure: the change is kept and sent again.
     static func outcome(of answer: APIAnswer) -> Outcome {
+        let retryAfter = answer.header("Retry-After").flatMap { Int($0) }
         switch answer.status {
         case 200..<300:
             guard let accepted = try? VersionedDiff(wireBytes: answer.body) else {
                 return .retry(reason: "the server's answer \(answer.status) is not a version and a diff", retryAfter: nil)
             }
             return .accepted(version: accepted.version, diff: accepted.diff)
-        case 401:
-            return .needsSignIn
         case 408, 429, 500...:
-            return .retry(reason: "the server answered \(answer.status)", retryAfter: answer.header("Retry-After").flatMap { Int($0) })
+            return .retry(reason: "the server answered \(answer.status)", retryAfter: retryAfter)
         default:
-            let problem = ProblemDocument(status: answer.status, body: answer.body)
+            guard let problem = lucidProblem(in: answer) else {
+                return .retry(reason: "an answer \(answer.status) that is not the server's (a portal or a proxy?)", retryAfter: retryAfter)
+            }
+            if answer.status == 401 { return .needsSignIn }
             if answer.status == 409, problem.type == "/problems/idempotency-key-in-progress" {
-                return .retry(reason: "the server is still answering the same change", retryAfter: answer.header("Retry-After").flatMap { Int($0) })
+                return .retry(reason: "the server is still answering the same change", retryAfter: retryAfter)
             }
             return .rejected(status: answer.status, problem: problem)
         }
+    }
+
+    /// The problem document `answer` carries if it is Lucid's: `application/problem+json`
+    /// whose `type` is one of the server's, `/problems/…` (a newer server's kinds included).
+    static func lucidProblem(in answer: APIAnswer) -> ProblemDocument? {
+        let mediaType = answer.header("Content-Type")?.split(separator: ";").first?.lowercased().filter { $0 != " " && $0 != "\t" }
+        guard mediaType == "application/problem+json" else { return nil }
+        let problem = ProblemDocument(status: answer.status, body: answer.body)
+        return problem.type.hasPrefix("/problems/") ? problem : nil
     }
 
     /// Headers that sign a read.

@@ -109,9 +109,9 @@ extension JournalClient {
                 notify()
                 // A gap here means another process moved the state meanwhile: ask again.
                 if advance != .gap { return report(.synced) }
-            case 404:
+            case 404 where Exchange.lucidProblem(in: answer) != nil:
                 return await fetchModel()
-            case 401:
+            case 401 where Exchange.lucidProblem(in: answer) != nil:
                 return report(.needsSignIn)
             default:
                 return report(.unreachable("the server answered \(answer.status)"), retryAfter: answer.header("Retry-After").flatMap { Int($0) })
@@ -129,7 +129,8 @@ extension JournalClient {
             return report(.unreachable(error.reason))
         }
         guard answer.status == 200 else {
-            return answer.status == 401 ? report(.needsSignIn) : report(.unreachable("the server answered \(answer.status)"))
+            let refused = answer.status == 401 && Exchange.lucidProblem(in: answer) != nil
+            return refused ? report(.needsSignIn) : report(.unreachable("the server answered \(answer.status)"))
         }
         guard let snapshot = try? Snapshot(wireBytes: answer.body) else {
             return report(.unreachable("the server's model is not a model"))

@@ -1,4 +1,5 @@
 public import Foundation
+import LucidWire
 import Synchronization
 
 /// A transport that puts faults between a client and a real transport, for tests of what a
@@ -10,9 +11,12 @@ public final class FaultInjectingTransport: Transport {
         case dropRequest
         /// The server gets the request and answers, but the answer is lost.
         case dropAnswer
-        /// The request never reaches the server, which seems to answer with `status`
-        /// (503, 429, 401…) and no body.
+        /// The request never reaches the server, which seems to answer with `status` (503,
+        /// 429, 401…) and, as the server would, the problem document of that status's kind.
         case answer(status: Int)
+        /// The request never reaches the server: something on the way (a hotel network's
+        /// captive portal, a proxy) answers with `status` and an HTML page of its own.
+        case page(status: Int)
     }
 
     private let inner: any Transport
@@ -56,7 +60,14 @@ public final class FaultInjectingTransport: Transport {
             _ = try await inner.send(request, to: server)
             throw TransportFailure("the answer was lost (injected)")
         case .answer(let status):
-            return APIAnswer(status: status, headers: ["Retry-After": "0"])
+            let kind = Problem.Kind.allCases.first { $0.status == status }?.rawValue ?? "internal"
+            return APIAnswer(
+                status: status, headers: ["Retry-After": "0", "Content-Type": "application/problem+json"],
+                body: Array("{\"type\":\"/problems/\(kind)\",\"status\":\(status)}".utf8))
+        case .page(let status):
+            return APIAnswer(
+                status: status, headers: ["Content-Type": "text/html"],
+                body: Array("<html><body>Accept the terms of this network to go on.</body></html>".utf8))
         }
     }
 
@@ -66,7 +77,7 @@ public final class FaultInjectingTransport: Transport {
             return inner.stream(request, to: server)
         case .dropRequest:
             return AsyncThrowingStream { $0.finish(throwing: TransportFailure("the request was lost (injected)")) }
-        case .answer(let status):
+        case .answer(let status), .page(let status):
             return AsyncThrowingStream { continuation in
                 continuation.yield(.head(status: status, headers: [:]))
                 continuation.finish()

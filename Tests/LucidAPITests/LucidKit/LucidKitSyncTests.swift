@@ -103,6 +103,29 @@ import Testing
         #expect(server.model.dreams.map(\.id) == [dream.id])
     }
 
+    /// Issue 33, item 4: a hotel network's captive portal answers every request with its own
+    /// HTML page; nothing is rejected, and everything goes once the network lets it through.
+    @Test(arguments: [403, 407, 404, 401])
+    func aPortalsPageRejectsNothingAndTheQueueGoesOnceThroughIt(status: Int) async throws {
+        let fixture = try KitFixture()
+        let (device, client) = try await fixture.newUser()
+        let changes = try [
+            client.perform(.addDream(deviceDream("Written in the hotel"))),
+            client.perform(.setFavoriteCreature(.dragon)),
+        ]
+        device.faults.plan(.page(status: status), .page(status: status))
+
+        for _ in 0..<2 {
+            guard case .unreachable = await client.sync() else { Issue.record("a portal's page was taken for the server's word"); return }
+            #expect(client.view.pending.map(\.key) == changes.map(\.key))
+            #expect(client.view.rejected.isEmpty)
+        }
+        #expect(await client.sync() == .synced)
+        #expect(client.view.pending.isEmpty && client.view.rejected.isEmpty)
+        let server = try fixture.serverSnapshot(client.store.account.token)
+        #expect(server.version == 2 && client.view.merged == server.model)
+    }
+
     @Test func aTokenRevokedWhileOfflineKeepsTheQueueAndItsKeysUntilASignIn() async throws {
         let fixture = try KitFixture()
         let (device, client) = try await fixture.newUser("forgetful")

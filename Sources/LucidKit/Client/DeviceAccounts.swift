@@ -7,8 +7,12 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
     case refused(status: Int, problem: ProblemDocument)
     /// The server could not be reached.
     case unreachable(String)
-    /// Signing out would lose this many changes the server has not seen.
-    case pendingChanges(Int)
+    /// Signing out would lose changes the server has not taken: `pending` still to send, and
+    /// `rejected` ones the user has neither dismissed nor retried.
+    case unsentChanges(pending: Int, rejected: Int)
+    /// A client of the account is running (a `watch` in another terminal, an app's
+    /// `JournalClient`): signing out would delete its file under it.
+    case inUse
     /// Nobody is signed in on this device.
     case signedOut
     case storage(String)
@@ -17,7 +21,10 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .refused(let status, let problem): "the server refused (\(status)): \(problem.detail)"
         case .unreachable(let reason): "the server could not be reached: \(reason)"
-        case .pendingChanges(let count): "\(count) change(s) have not reached the server; sync first, or sign out discarding them"
+        case .unsentChanges(let pending, let rejected):
+            "\(pending) pending and \(rejected) rejected change(s) have not reached the server; sync, dismiss or retry them "
+                + "first, or sign out discarding them"
+        case .inUse: "a client of this account is running (lucid journal watch, or an app); stop it first"
         case .signedOut: "nobody is signed in"
         case .storage(let message): message
         }
@@ -69,12 +76,15 @@ public struct DeviceAccounts: Sendable {
     }
 
     /// Signs out of the account in use and removes its file from the device; refused while
-    /// changes are pending, unless `discardingPending`.
+    /// changes have not reached the server (pending, or rejected and not dismissed), unless
+    /// `discardingPending`, and refused while a ``JournalClient`` of the account runs, in this
+    /// process or another: close it first.
     public func signOut(discardingPending: Bool) async throws(AccountError) {
         guard let store = try current() else { throw .signedOut }
+        guard let alone = ClientLock(beside: store.path, alone: true) else { throw .inUse }
         _ = try? store.refresh()
-        let pending = store.journal.unsent.count
-        if pending > 0, !discardingPending { throw .pendingChanges(pending) }
+        let (pending, rejected) = (store.journal.unsent.count, store.journal.rejected.count)
+        if pending + rejected > 0, !discardingPending { throw .unsentChanges(pending: pending, rejected: rejected) }
         if let token = store.account.token {
             // Ending the session on the server is a courtesy: offline, the token just expires.
             _ = try? await transport.send(
@@ -84,6 +94,9 @@ public struct DeviceAccounts: Sendable {
         let path = store.path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         try? FileManager.default.removeItem(at: currentNote)
+        // Gone last: a client that waited for it finds no account.
+        try? FileManager.default.removeItem(atPath: ClientLock.path(beside: path))
+        withExtendedLifetime(alone) {}
     }
 
     private func use(server: URL, username: String, token: String) throws(AccountError) -> DeviceStore {

@@ -65,11 +65,14 @@ public final class JournalClient: Sendable {
     private let observers = Mutex<[UUID: AsyncStream<JournalView>.Continuation]>([:])
     /// Failures in a row of the sender, for the backoff.
     let failures = Mutex(0)
+    /// Held for the client's life, so that no sign-out deletes its file meanwhile.
+    private let lock: ClientLock?
 
     public init(store: DeviceStore, transport: any Transport, policy: RetryPolicy = RetryPolicy()) {
         self.store = store
         self.transport = transport
         self.policy = policy
+        lock = ClientLock(beside: store.path, alone: false)
     }
 
     public var view: JournalView {

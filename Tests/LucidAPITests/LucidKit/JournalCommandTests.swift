@@ -241,4 +241,24 @@ import Testing
         #expect(applied)
         #expect(try terminal.json(["list"])["pending"] == .number("0"))
     }
+
+    /// Issue 33, item 6: `sign-out` in one terminal while `watch` runs in another is refused,
+    /// and the file stays; once the watch has stopped, it goes.
+    @Test func signOutIsRefusedWhileAWatchRunsAndGoesOnceItStopped() throws {
+        let fixture = try KitFixture()
+        let terminal = terminal(fixture)
+        #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "leaving"]).status == 0)
+        let file = try #require(try DeviceAccounts(folder: terminal.state, transport: URLSessionTransport()).current()?.path)
+        let watch = try ChildProcess(ExecutableTests.binary, ["journal", "watch", "--state", terminal.state.path, "--json"])
+        // The watch holds its client once it has synced: its first status line.
+        _ = watch.waitForOutput(containing: "{", seconds: 20)
+        let refused = try terminal.run(["sign-out", "--discard-pending"])
+        #expect(refused.status == 65 && refused.errors.contains("a client of this account is running"), "\(refused)")
+        #expect(FileManager.default.fileExists(atPath: file))
+
+        watch.signal(SIGTERM)
+        #expect(watch.waitForExit(seconds: 10) != nil)
+        #expect(try terminal.run(["sign-out"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
 }

@@ -300,8 +300,8 @@ import Testing
         let fixture = try KitFixture()
         let device = fixture.device("shared")
         _ = try await device.accounts.register(server: fixture.url, username: "first", password: TestClient.password)
-        let first = try device.client()
-        let queued = try first.perform(.addDream(deviceDream("Only the first user's")))
+        // Closed before the first user is signed out again: a running client refuses it.
+        let queued = try device.client().perform(.addDream(deviceDream("Only the first user's")))
 
         _ = try await device.accounts.register(server: fixture.url, username: "second", password: TestClient.password)
         let second = try device.client()
@@ -310,7 +310,7 @@ import Testing
         #expect(await second.sync() == .synced)
         #expect(try fixture.serverSnapshot(second.store.account.token).model.dreams.isEmpty)
 
-        await #expect(throws: AccountError.pendingChanges(1)) {
+        await #expect(throws: AccountError.unsentChanges(pending: 1, rejected: 0)) {
             _ = try await device.accounts.signIn(server: fixture.url, username: "first", password: TestClient.password)
             try await device.accounts.signOut(discardingPending: false)
         }
@@ -318,5 +318,35 @@ import Testing
         #expect(back.view.pending.map(\.key) == [queued.key])
         #expect(await back.sync() == .synced)
         #expect(try fixture.serverSnapshot(back.store.account.token).model.dreams.count == 1)
+    }
+
+    /// Issue 33, item 6: a rejected change is unsent work too, and no sign-out deletes the
+    /// file under a running client: it is refused until the client is closed.
+    @Test func signingOutKeepsRejectedChangesAndIsRefusedWhileAClientRuns() async throws {
+        let fixture = try KitFixture()
+        let device = fixture.device("careful")
+        _ = try await device.accounts.register(server: fixture.url, username: "careful", password: TestClient.password)
+        let dream = deviceDream("Deleted on another device")
+        let file: String
+        do {
+            let client = try device.client()
+            try client.perform(.addDream(dream))
+            #expect(await client.sync() == .synced)
+            _ = try TestClient(server: fixture.server).delete("/v1/dreams/\(dream.id)", token: client.store.account.token)
+            let edit = try client.perform(.updateDream(id: dream.id, changes: DreamChanges(description: "Too late"), at: .now))
+            #expect(await client.sync() == .synced)
+            #expect(client.view.rejected.map(\.change.key) == [edit.key] && client.view.pending.isEmpty)
+            file = client.store.path
+
+            // While the client runs, no sign-out, not even one that discards.
+            await #expect(throws: AccountError.inUse) { try await device.accounts.signOut(discardingPending: true) }
+            #expect(FileManager.default.fileExists(atPath: file))
+        }
+        await #expect(throws: AccountError.unsentChanges(pending: 0, rejected: 1)) {
+            try await device.accounts.signOut(discardingPending: false)
+        }
+        #expect(FileManager.default.fileExists(atPath: file))
+        try await device.accounts.signOut(discardingPending: true)
+        #expect(!FileManager.default.fileExists(atPath: file))
     }
 }

@@ -28,7 +28,7 @@ import Testing
             expected = try expected.reduced(by: action)
             #expect(journal.merged == expected)
         }
-        #expect(journal.merged == LocalJournal.fold(journal.pending, on: journal.server.model))
+        #expect(journal.merged == LocalJournal.fold(journal.pending, on: journal.server.model).0)
     }
 
     @Test func anActionThatDoesNotApplyIsRefusedAndChangesNothing() {
@@ -40,16 +40,23 @@ import Testing
         #expect(journal == before)
     }
 
-    @Test func anActionThatNoLongerAppliesAfterARebaseIsLeftOutOfTheViewUntilTheServerRefusesIt() throws {
+    /// Issue 33, item 8: such an action is shown as no longer applying, with why.
+    @Test func anActionThatNoLongerAppliesAfterARebaseIsLeftOutOfTheViewAndShownUntilTheServerRefusesIt() throws {
         let kept = dream("Kept"), gone = dream("Deleted elsewhere")
         var journal = LocalJournal(server: Snapshot(version: 1, model: added([kept, gone])))
         _ = try journal.perform(.updateDream(id: gone.id, changes: DreamChanges(description: "Edited"), at: time), key: "edit")
         _ = try journal.perform(.setFavoriteCreature(.shark), key: "favorite")
+        #expect(journal.noLongerApplying.isEmpty)
         var deletion = ModelDiff()
         deletion.deleted = [gone.id]
         #expect(journal.receive(version: 2, diff: deletion) == .applied)
         #expect(journal.merged == Model(favoriteCreature: .shark, dreams: DreamList([kept])))
         #expect(journal.pending.map(\.key) == ["edit", "favorite"])
+        #expect(journal.noLongerApplying == ["edit": .dreamNotFound(gone.id)])
+
+        journal.reject("edit", status: 404, problem: ProblemDocument(status: 404, body: []))
+        #expect(journal.noLongerApplying.isEmpty)
+        #expect(journal.rejected.map(\.change.key) == ["edit"])
     }
 
     @Test func undoTakesBackAChangeThatNeverLeftTheDeviceAndRedoPutsItBackWithItsKey() throws {

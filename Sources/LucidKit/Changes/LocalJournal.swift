@@ -17,6 +17,10 @@ public struct LocalJournal: Hashable, Sendable {
     /// action is replayed exactly; one of a change the server made shows once the server
     /// answers, because only the server knows its undo stack.
     public private(set) var merged: Model
+    /// The pending actions that no longer apply to the fold (their dream was deleted on
+    /// another device, say), by key, with the reducer's reason: shown before the server
+    /// refuses them, not hidden.
+    public private(set) var noLongerApplying: [String: ReduceError]
 
     public init(server: Snapshot = Snapshot(version: 0, model: .empty), pending: [Change] = [],
                 rejected: [RejectedChange] = [], redoSteps: [RedoStep] = []) {
@@ -24,11 +28,11 @@ public struct LocalJournal: Hashable, Sendable {
         self.pending = pending
         self.rejected = rejected
         self.redoSteps = redoSteps
-        merged = Self.fold(pending, on: server.model)
+        (merged, noLongerApplying) = Self.fold(pending, on: server.model)
     }
 
     /// Sets `merged` to the fold again, after the queue or the server's state changed.
-    mutating func refold() { merged = Self.fold(pending, on: server.model) }
+    mutating func refold() { (merged, noLongerApplying) = Self.fold(pending, on: server.model) }
 
     /// The queue, the rejected and the redo steps as another process left them.
     mutating func replaceChanges(pending: [Change], rejected: [RejectedChange], redoSteps: [RedoStep]) {
@@ -41,14 +45,20 @@ public struct LocalJournal: Hashable, Sendable {
     /// The pending changes still to send, in order: those the server has not accepted.
     public var unsent: [Change] { pending.filter { $0.acceptedAs == nil } }
 
-    static func fold(_ changes: some Sequence<Change>, on model: Model) -> Model {
+    /// The changes replayed on `model`, and the actions among them that did not apply.
+    static func fold(_ changes: some Sequence<Change>, on model: Model) -> (Model, noLongerApplying: [String: ReduceError]) {
         var model = model
         var undoable: [(before: Model, after: Model)] = []
         var redoable: [Model] = []
+        var noLongerApplying: [String: ReduceError] = [:]
         for change in changes {
             switch change.request {
             case .action(let action):
-                guard let after = try? model.reduced(by: action) else { continue }
+                let after: Model
+                do throws(ReduceError) { after = try model.reduced(by: action) } catch {
+                    noLongerApplying[change.key] = error
+                    continue
+                }
                 undoable.append((model, after))
                 redoable.removeAll()
                 model = after
@@ -62,7 +72,7 @@ public struct LocalJournal: Hashable, Sendable {
                 model = after
             }
         }
-        return model
+        return (model, noLongerApplying)
     }
 
     // MARK: Acting

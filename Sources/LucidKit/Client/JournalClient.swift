@@ -9,6 +9,9 @@ public struct JournalView: Hashable, Sendable {
     public var version: Int
     public var merged: Model
     public var pending: [Change]
+    /// The pending actions that no longer apply to the merged view, by key, with why: the
+    /// server will refuse them, and the user can see so before it does.
+    public var noLongerApplying: [String: ReduceError]
     public var rejected: [RejectedChange]
     public var status: SyncStatus
 
@@ -78,7 +81,8 @@ public final class JournalClient: Sendable {
     public var view: JournalView {
         let journal = store.journal
         return JournalView(
-            version: journal.server.version, merged: journal.merged, pending: journal.pending, rejected: journal.rejected,
+            version: journal.server.version, merged: journal.merged, pending: journal.pending,
+            noLongerApplying: journal.noLongerApplying, rejected: journal.rejected,
             status: store.status)
     }
 

@@ -146,6 +146,7 @@ enum JournalOutput {
                     writer.beginObject()
                     writer.key("key"); writer.string(change.key)
                     writer.key("action"); request(change.request, to: &writer)
+                    if let error = view.noLongerApplying[change.key] { writer.key("noLongerApplies"); writer.string(reason(error)) }
                     writer.endObject()
                 }
                 writer.endArray()
@@ -171,12 +172,25 @@ enum JournalOutput {
         if let error = view.status.lastError { lines.append("last error: \(error)") }
         let pending = view.unsent
         lines.append(pending.isEmpty ? "Nothing pending." : "Pending, in order:")
-        for change in pending { lines.append("  \(change.key)  \(describe(change))") }
+        for change in pending {
+            let stale = view.noLongerApplying[change.key].map { " (no longer applies: \(reason($0)))" } ?? ""
+            lines.append("  \(change.key)  \(describe(change))\(stale)")
+        }
         if !view.rejected.isEmpty { lines.append("Rejected by the server (rejected dismiss|retry KEY):") }
         for rejection in view.rejected {
             lines.append("  \(rejection.change.key)  \(describe(rejection.change)): \(rejection.status) \(rejection.problem.detail)")
         }
         StandardStream.output(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// Why an action does not apply, in a few words.
+    static func reason(_ error: ReduceError) -> String {
+        switch error {
+        case .dreamNotFound(let id): "dream \(id.uuidString.lowercased()) is no longer in the journal"
+        case .dreamAlreadyExists(let id): "dream \(id.uuidString.lowercased()) is in the journal already"
+        case .copyIDTaken(let id): "the copy's id \(id.uuidString.lowercased()) is taken"
+        case .invalid(let faults): faults.map { "\($0.pointer) \($0.detail)" }.joined(separator: "; ")
+        }
     }
 
     static func synced(_ result: SyncResult, _ view: JournalView, json: Bool) {

@@ -106,6 +106,15 @@ import Testing
         #expect(try tablet.run(["sync"]).status == 0)
 
         _ = try phone.json(["edit", id, "--description", "Edited on the phone"])
+        // Before it is sent, the phone learns of the deletion (as a `watch` would, from the
+        // stream): the edit is shown as no longer applying.
+        let phoneStore = try #require(try DeviceAccounts(folder: phone.state, transport: URLSessionTransport()).current())
+        let deletion = try TestClient(server: fixture.server).get("/v1/changes?since=1", token: phoneStore.account.token)
+        let diff = try VersionedDiff(wireBytes: deletion.body)
+        _ = try phoneStore.update { (journal) throws(Never) in journal.receive(version: diff.version, from: 1, diff: diff.diff) }.get()
+        let before = try phone.json(["status"])
+        guard case .array(let pending)? = before["pending"], pending.count == 1 else { Issue.record("one pending change: \(before)"); return }
+        #expect(pending[0]["noLongerApplies"] == .string("dream \(id) is no longer in the journal"), "\(before)")
         let sync = try phone.run(["sync"])
         #expect(sync.status == 0)
         #expect(sync.errors.contains("Rejected: edit \(id.suffix(8))") && sync.errors.contains("404"))

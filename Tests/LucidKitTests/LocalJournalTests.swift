@@ -168,4 +168,23 @@ import Testing
         #expect(journal.dismiss("favorite") != nil)
         #expect(journal.rejected.isEmpty)
     }
+
+    /// Issue 33, item 7: a rejected undo or redo goes again only on the version it was made
+    /// for, with nothing queued before it; on any other it would act on another change.
+    @Test func aStepIsQueuedAgainOnlyOnTheVersionItWasMadeFor() throws {
+        var journal = LocalJournal(server: Snapshot(version: 4, model: added([dream("Four")])))
+        #expect(journal.requeueStep(.undo(expected: 4), key: "again") == Change(key: "again", request: .undo(expected: 4)))
+        #expect(journal.pending.map(\.key) == ["again"])
+
+        for (request, server, queued) in [
+            (Change.Request.undo(expected: 3), 4, false), (.redo(expected: 5), 4, false), (.undo(expected: nil), 4, false),
+            (.redo(expected: 4), 4, true),
+        ] {
+            var journal = LocalJournal(server: Snapshot(version: server, model: added([dream("Four")])))
+            if queued { _ = try journal.perform(.setFavoriteCreature(.shark), key: "before") }
+            let before = journal
+            #expect(journal.requeueStep(request, key: "again") == nil)
+            #expect(journal == before)
+        }
+    }
 }

@@ -153,14 +153,19 @@ public struct LocalJournal: Hashable, Sendable {
 }
 
 extension LocalJournal {
-    /// Queues a server undo or redo again under `key`, on the version the device holds now.
-    mutating func requeue(_ request: Change.Request, key: String) -> Change {
-        let expected = pending.isEmpty ? server.version : nil
+    /// Queues a server undo or redo again under `key`, conditional on the same version it was
+    /// made for: only while the device is at that version with nothing queued, so that it
+    /// takes back (or redoes) the very change it was meant for. `nil`, queueing nothing,
+    /// otherwise: on any other version it would act on another change.
+    mutating func requeueStep(_ request: Change.Request, key: String) -> Change? {
         let change: Change
         switch request {
-        case .action(let action): change = Change(key: key, request: .action(action))
-        case .undo: change = Change(key: key, request: .undo(expected: expected))
-        case .redo: change = Change(key: key, request: .redo(expected: expected))
+        case .undo(let expected?) where pending.isEmpty && expected == server.version:
+            change = Change(key: key, request: .undo(expected: expected))
+        case .redo(let expected?) where pending.isEmpty && expected == server.version:
+            change = Change(key: key, request: .redo(expected: expected))
+        default:
+            return nil
         }
         pending.append(change)
         refold()

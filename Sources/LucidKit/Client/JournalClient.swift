@@ -27,12 +27,20 @@ public enum ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     case storage(DeviceStoreError)
     /// No rejected change has this key.
     case unknownRejection(String)
+    /// The rejected undo or redo was made for the journal at `version` (`nil`: for the version
+    /// a change the server refused would have made), and the device is past it: sent again,
+    /// it would take back or redo another change than the one it was made for.
+    case stepOutdated(version: Int?)
 
     public var description: String {
         switch self {
         case .refused(let error): "refused: \(error)"
         case .storage(let error): error.description
         case .unknownRejection(let key): "no rejected change has the key \(key)"
+        case .stepOutdated(let version):
+            "this undo or redo was made for the journal at "
+                + (version.map { "version \($0)" } ?? "a version that never came")
+                + ", which has moved on: sent again it would act on another change; undo or redo again instead"
         }
     }
 }
@@ -158,19 +166,25 @@ public final class JournalClient: Sendable {
     }
 
     /// Sends the rejected change `key` again as a new change, with a new key (the server would
-    /// answer the old key with the refusal it recorded), if it applies to the merged view.
+    /// answer the old key with the refusal it recorded): an action if it applies to the merged
+    /// view; an undo or redo only on the same version it was made for (see
+    /// ``ClientError/stepOutdated(version:)``).
     @discardableResult
     public func retry(_ key: String) throws(ClientError) -> Change {
         let newKey = UUID().uuidString.lowercased()
-        let result: Result<Change?, ReduceError>
+        let result: Result<Change?, ClientError>
         do throws(DeviceStoreError) {
-            result = try store.update { (journal) throws(ReduceError) -> Change? in
+            result = try store.update { (journal) throws(ClientError) -> Change? in
                 guard let rejection = journal.rejected.first(where: { $0.change.key == key }) else { return nil }
                 let change: Change
-                if let action = rejection.change.action {
-                    change = try journal.perform(action, key: newKey)
-                } else {
-                    change = journal.requeue(rejection.change.request, key: newKey)
+                switch rejection.change.request {
+                case .action(let action):
+                    do throws(ReduceError) { change = try journal.perform(action, key: newKey) } catch { throw .refused(error) }
+                case .undo(let expected), .redo(let expected):
+                    guard let requeued = journal.requeueStep(rejection.change.request, key: newKey) else {
+                        throw .stepOutdated(version: expected)
+                    }
+                    change = requeued
                 }
                 _ = journal.dismiss(key)
                 return change
@@ -182,7 +196,7 @@ public final class JournalClient: Sendable {
         switch result {
         case .success(let change?): return change
         case .success(nil): throw .unknownRejection(key)
-        case .failure(let error): throw .refused(error)
+        case .failure(let error): throw error
         }
     }
 }

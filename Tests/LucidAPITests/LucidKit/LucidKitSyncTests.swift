@@ -193,6 +193,13 @@ import Testing
         #expect(server.model.dreams.contains { $0.id == other.id })
         #expect(server.model.dreams.count == 2)
         #expect(phone.view.merged == server.model)
+
+        // Issue 33, item 7: retrying it would undo the tablet's dream, which it never meant:
+        // refused on the device, and nothing is sent.
+        #expect(throws: ClientError.stepOutdated(version: 1)) { try phone.retry(change.key) }
+        #expect(phone.view.rejected.map(\.change.key) == [change.key] && phone.view.pending.isEmpty)
+        #expect(await phone.sync() == .synced)
+        #expect(try fixture.serverSnapshot(phone.store.account.token) == server)
     }
 
     @Test func anUndoOfASyncedChangeIsAServerUndoOnTheVersionTheDeviceSaw() async throws {

@@ -187,4 +187,34 @@ import Testing
             #expect(journal == before)
         }
     }
+
+    /// Issue 33: a change that changed nothing is answered with the journal's current version
+    /// and an empty diff. That diff is not the step to that version: the device fetches what
+    /// changed instead of skipping the versions it has not applied.
+    @Test func aChangeThatChangedNothingNeverAdvancesTheDevicePastVersionsItHasNotApplied() throws {
+        var journal = LocalJournal(server: Snapshot(version: 0, model: .empty))
+        _ = try journal.perform(.setFavoriteCreature(.default), key: "same")
+        journal.markSending("same")
+        guard case .queued(let undo) = journal.undo(key: "undo") else {
+            Issue.record("a server undo is queued after a change that may have been sent")
+            return
+        }
+        // Another device made version 1 meanwhile.
+        #expect(journal.acknowledge("same", version: 1, diff: ModelDiff()) == .gap)
+        #expect(journal.server.version == 0)
+        #expect(!journal.pending.contains { $0.key == undo.key })
+        #expect(journal.unsent.isEmpty)
+
+        let theirs = dream("Made on the other device")
+        var diff = ModelDiff()
+        diff.inserted = [.init(index: 0, dream: theirs)]
+        #expect(journal.receive(version: 1, from: 0, diff: diff) == .applied)
+        #expect(journal.pending.isEmpty)
+        #expect(journal.merged == added([theirs]))
+
+        // At the device's own version, nothing to fetch.
+        _ = try journal.perform(.setFavoriteCreature(.default), key: "again")
+        #expect(journal.acknowledge("again", version: 1, diff: ModelDiff()) == .known)
+        #expect(journal.pending.isEmpty && journal.server.version == 1)
+    }
 }

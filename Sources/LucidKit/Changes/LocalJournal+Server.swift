@@ -40,7 +40,14 @@ extension LocalJournal {
     /// is `diff` (a replayed answer may name a version the device has had for a while). The
     /// change leaves the queue once the server's state includes that version; an undo or
     /// redo queued right after it, waiting for the version it would act on, gets this one.
+    ///
+    /// An empty diff means the change changed nothing and made no version: `version` is the
+    /// journal's current one, made by whoever made it, and the diff says nothing of how to
+    /// reach it. Then the device advances only by fetching what changed since its version
+    /// (``Advance/gap``), never by taking the empty diff for that version's; and an undo
+    /// queued right after the change, waiting to take it back, goes: there is nothing to undo.
     public mutating func acknowledge(_ key: String, version: Int, diff: ModelDiff) -> Advance {
+        if diff.isEmpty { return acknowledgeNothingChanged(key, version: version) }
         if let index = pending.firstIndex(where: { $0.key == key }) {
             pending[index].acceptedAs = version
             if index + 1 < pending.count { pending[index + 1].expect(version) }
@@ -53,6 +60,17 @@ extension LocalJournal {
         }
         // After a gap the change stays in the fold until the server's state includes it.
         return advance
+    }
+
+    /// The change `key` changed nothing on the server, whose journal is at `version`.
+    private mutating func acknowledgeNothingChanged(_ key: String, version: Int) -> Advance {
+        if let index = pending.firstIndex(where: { $0.key == key }) {
+            pending[index].acceptedAs = version
+            if index + 1 < pending.count, case .undo(expected: nil) = pending[index + 1].request { pending.remove(at: index + 1) }
+        }
+        pending.removeAll { $0.acceptedAs.map { $0 <= server.version } ?? false }
+        refold()
+        return version > server.version ? .gap : .known
     }
 
     /// The server refused the change `key` for good: it moves to the rejected list with the

@@ -270,4 +270,22 @@ import Testing
         #expect(try terminal.run(["sign-out"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: file))
     }
+
+    /// Issue 33's first reproduction, as its users ran it: a favorite that was the favorite
+    /// already, synced after another device's change, made this device skip that change.
+    @Test func aFavoriteThatChangesNothingNeverSkipsAnotherDevicesVersion() throws {
+        let fixture = try KitFixture()
+        let a = terminal(fixture), b = terminal(fixture)
+        #expect(try a.run(["register", "--server", fixture.url.absoluteString, "--username", "unchanged"]).status == 0)
+        #expect(try b.run(["sign-in", "--server", fixture.url.absoluteString, "--username", "unchanged"]).status == 0)
+        #expect(try a.run(["favorite", "unicorn:yellow"]).status == 0)
+        _ = try b.json(["add", "X"])
+        #expect(try b.run(["sync"]).status == 0)
+
+        #expect(try a.run(["sync"]).status == 0)
+        let list = try a.json(["list"])
+        #expect(list["version"] == .number("1"))
+        guard case .array(let dreams)? = list["dreams"] else { Issue.record("no dreams in \(list)"); return }
+        #expect(dreams.map { $0["description"] } == [.string("X")])
+    }
 }

@@ -86,6 +86,23 @@ import Testing
         #expect(phone.view.merged == server.model)
     }
 
+    /// Issue 33's first reproduction: a change that changes nothing made a device skip the
+    /// version another device made, silently.
+    @Test func aChangeThatChangesNothingNeverMakesADeviceSkipAVersion() async throws {
+        let fixture = try KitFixture()
+        let (_, a) = try await fixture.newUser("twice")
+        let (_, b) = try await fixture.signedIn("twice")
+        try a.perform(.setFavoriteCreature(.default))
+        let x = deviceDream("X")
+        try b.perform(.addDream(x))
+        #expect(await b.sync() == .synced)
+
+        #expect(await a.sync() == .synced)
+        let server = try fixture.serverSnapshot(a.store.account.token)
+        #expect(server.version == 1 && server.model.dreams.map(\.id) == [x.id])
+        #expect(a.view.version == 1 && a.view.merged == server.model && a.view.pending.isEmpty)
+    }
+
     @Test func threeAnswers503ThenSuccessAreRetriedWithoutANewLocalChange() async throws {
         let fixture = try KitFixture()
         let (device, client) = try await fixture.newUser()

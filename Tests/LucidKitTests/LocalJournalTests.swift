@@ -217,4 +217,19 @@ import Testing
         #expect(journal.acknowledge("again", version: 1, diff: ModelDiff()) == .known)
         #expect(journal.pending.isEmpty && journal.server.version == 1)
     }
+
+    /// Issue 33's third reproduction: an undo waiting for a version (the change before it was
+    /// refused) took its If-Match from whatever version the device held at each attempt, so
+    /// the retry after a lost answer was another request under the same key. Its request is
+    /// fixed when it is first marked as sent.
+    @Test func aStepSendsTheSameRequestOnEveryAttempt() throws {
+        var journal = LocalJournal(server: Snapshot(version: 5, model: .empty), pending: [Change(key: "undo", request: .undo(expected: nil))])
+        journal.markSending("undo")
+        let first = Exchange.request(for: journal.pending[0], token: "t", serverVersion: journal.server.version)
+        #expect(first.headers["If-Match"] == "\"5\"")
+        // The answer was lost; the device learns of version 6 (the undo's own) from the stream.
+        #expect(journal.receive(version: 6, diff: ModelDiff()) == .applied)
+        let retry = Exchange.request(for: journal.pending[0], token: "t", serverVersion: journal.server.version)
+        #expect(retry == first)
+    }
 }

@@ -97,10 +97,14 @@ extension LocalJournal {
         if let next = unsent.first, !next.mayHaveBeenSent { markSending(next.key) }
     }
 
-    /// Marks the change `key` as possibly sent: from now on undo will not drop it.
+    /// Marks the change `key` as possibly sent: from now on undo will not drop it, and what
+    /// it sends is fixed. An undo or redo still waiting for a version (the change before it
+    /// was refused) takes the device's now, so every attempt sends the same request under the
+    /// same key: a retry after a lost answer is replayed, never refused as another request.
     public mutating func markSending(_ key: String) {
         guard let index = pending.firstIndex(where: { $0.key == key }) else { return }
         pending[index].mayHaveBeenSent = true
+        pending[index].expect(server.version)
     }
 }
 

@@ -32,9 +32,12 @@ extension JournalClient {
             do throws(DeviceStoreError) {
                 try store.refresh()
                 guard let next = store.journal.unsent.first else { break }
-                change = next
+                // Sent as it stands once marked: its request is fixed from then on.
+                change = next.mayHaveBeenSent ? next : try store.update { (journal) throws(Never) in
+                    journal.markSending(next.key)
+                    return journal.pending.first { $0.key == next.key } ?? next
+                }.get()
                 version = store.journal.server.version
-                if !change.mayHaveBeenSent { try store.update { (journal) throws(Never) in journal.markSending(next.key) }.get() }
             } catch {
                 return report(.unreachable(error.description))
             }

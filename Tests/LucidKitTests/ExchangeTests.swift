@@ -40,8 +40,10 @@ import Testing
         (page(403, "application/problem+json", "{\"type\":\"about:blank\",\"title\":\"Forbidden\",\"status\":403}"), "retry"),
         (page(403, "application/problem+json", "{\"type\":\"https://proxy.example/denied\",\"status\":403}"), "retry"),
         (APIAnswer(status: 429, headers: ["Retry-After": "7"]), "retry after 7"),
-        (APIAnswer(status: 500), "retry"),
-        (APIAnswer(status: 503, headers: ["Retry-After": "2"]), "retry after 2"),
+        (APIAnswer(status: 500), "server failed 500 about:blank"),
+        (lucid(500, "internal"), "server failed 500 /problems/internal"),
+        (APIAnswer(status: 503, headers: ["Retry-After": "2"]), "server failed 503 about:blank after 2"),
+        (page(502, "text/html", "<html>Bad gateway</html>"), "server failed 502 about:blank"),
     ]
 
     @Test(arguments: cases)
@@ -49,6 +51,7 @@ import Testing
         let described = switch Exchange.outcome(of: answer) {
         case .accepted(let version, _): "accepted \(version)"
         case .rejected(let status, let problem): "rejected \(status) \(problem.type)"
+        case .serverFailed(let status, let problem, let after): "server failed \(status) \(problem.type)" + (after.map { " after \($0)" } ?? "")
         case .needsSignIn: "sign in"
         case .retry(_, let after?): "retry after \(after)"
         case .retry(_, nil): "retry"

@@ -29,12 +29,19 @@ public struct Change: Hashable, Sendable {
     /// version yet (versions of other devices came between): it stays in the merged view
     /// until the server's state includes it.
     public var acceptedAs: Int?
+    /// How many attempts the server answered with a `5xx` while it answered other requests:
+    /// at ``LocalJournal/failureLimit`` the change is set aside (see ``LocalJournal/countFailure(of:status:problem:)``).
+    public var failures: Int
 
-    public init(key: String = UUID().uuidString.lowercased(), request: Request, mayHaveBeenSent: Bool = false, acceptedAs: Int? = nil) {
+    public init(
+        key: String = UUID().uuidString.lowercased(), request: Request, mayHaveBeenSent: Bool = false, acceptedAs: Int? = nil,
+        failures: Int = 0
+    ) {
         self.key = key
         self.request = request
         self.mayHaveBeenSent = mayHaveBeenSent
         self.acceptedAs = acceptedAs
+        self.failures = failures
     }
 
     /// The action, for a change that is one.

@@ -78,12 +78,29 @@ extension LocalJournal {
     /// server never applied what it would undo.
     public mutating func reject(_ key: String, status: Int, problem: ProblemDocument) {
         guard let index = pending.firstIndex(where: { $0.key == key }) else { return }
-        let change = pending.remove(at: index)
+        var change = pending.remove(at: index)
+        // Sent again, it starts afresh.
+        change.failures = 0
         rejected.append(RejectedChange(change: change, status: status, problem: problem))
         if change.action != nil, index < pending.count, case .undo(expected: nil) = pending[index].request {
             pending.remove(at: index)
         }
         refold()
+    }
+
+    /// How many times the server may fail one change (a `5xx`) while it answers other
+    /// requests before the change is set aside, so that the changes after it go on.
+    public static let failureLimit = 5
+
+    /// Counts an attempt of the change `key` that the server failed (`status`, `problem`)
+    /// while it answered another request; at ``failureLimit`` the change is set aside as
+    /// rejected with that problem. Answers whether it was set aside.
+    public mutating func countFailure(of key: String, status: Int, problem: ProblemDocument) -> Bool {
+        guard let index = pending.firstIndex(where: { $0.key == key }) else { return false }
+        pending[index].failures += 1
+        guard pending[index].failures >= Self.failureLimit else { return false }
+        reject(key, status: status, problem: problem)
+        return true
     }
 
     /// Takes a rejected change off the list.

@@ -32,6 +32,9 @@ enum Exchange {
         case accepted(version: Int, diff: ModelDiff)
         /// Refused with an answer that would only recur: the change is rejected, with the problem.
         case rejected(status: Int, problem: ProblemDocument)
+        /// The server failed (`5xx`): worth sending again later, unchanged; a change it keeps
+        /// failing while it answers other requests is set aside with `problem`.
+        case serverFailed(status: Int, problem: ProblemDocument, retryAfter: Int?)
         /// The token is not (or no longer) valid: keep everything until a sign-in.
         case needsSignIn
         /// Worth sending again later, unchanged: the server is down or busy, or the same key
@@ -51,8 +54,12 @@ enum Exchange {
                 return .retry(reason: "the server's answer \(answer.status) is not a version and a diff", retryAfter: nil)
             }
             return .accepted(version: accepted.version, diff: accepted.diff)
-        case 408, 429, 500...:
+        case 408, 429:
             return .retry(reason: "the server answered \(answer.status)", retryAfter: retryAfter)
+        case 500...:
+            let problem = lucidProblem(in: answer)
+                ?? ProblemDocument(type: "about:blank", detail: "the server answered \(answer.status) without a problem document", bytes: [])
+            return .serverFailed(status: answer.status, problem: problem, retryAfter: retryAfter)
         default:
             guard let problem = lucidProblem(in: answer) else {
                 return .retry(reason: "an answer \(answer.status) that is not the server's (a portal or a proxy?)", retryAfter: retryAfter)

@@ -75,6 +75,24 @@ extension JournalClient {
                     return report(.unreachable(error.description))
                 }
                 notify()
+            case .serverFailed(let status, let problem, let retryAfter):
+                // Counted against the change only while the server answers others: a server
+                // that fails everything, or answers nothing, never sets a change aside.
+                guard await serverAnswersOthers() else {
+                    return report(.unreachable("the server answered \(status)"), retryAfter: retryAfter)
+                }
+                let setAside: Bool
+                do throws(DeviceStoreError) {
+                    setAside = try store.update { (journal) throws(Never) in
+                        journal.countFailure(of: change.key, status: status, problem: problem)
+                    }.get()
+                } catch {
+                    return report(.unreachable(error.description))
+                }
+                notify()
+                guard setAside else {
+                    return report(.unreachable("the server answered \(status) to this change while it answers others"), retryAfter: retryAfter)
+                }
             case .needsSignIn:
                 return report(.needsSignIn)
             case .retry(let reason, let retryAfter):
@@ -82,6 +100,14 @@ extension JournalClient {
             }
         }
         return report(.synced)
+    }
+
+    /// Whether the server answers a request other than the change it failed: Lucid's own
+    /// answer to `GET /v1/me`, a success or a problem document under 500.
+    private func serverAnswersOthers() async -> Bool {
+        let request = APIRequest(method: "GET", target: "/v1/me", headers: Exchange.reading(token: store.account.token))
+        guard let answer = try? await transport.send(request, to: store.account.server), answer.status < 500 else { return false }
+        return (200..<300).contains(answer.status) || Exchange.lucidProblem(in: answer) != nil
     }
 
     /// Brings the server's state to the server's current version: the diff since the device's

@@ -165,17 +165,21 @@ public final class JournalClient: Sendable {
         notify()
     }
 
-    /// Sends the rejected change `key` again as a new change, with a new key (the server would
-    /// answer the old key with the refusal it recorded): an action if it applies to the merged
-    /// view; an undo or redo only on the same version it was made for (see
-    /// ``ClientError/stepOutdated(version:)``).
+    /// Sends the rejected change `key` again: an action if it applies to the merged view; an
+    /// undo or redo only on the same version it was made for (see
+    /// ``ClientError/stepOutdated(version:)``). A change the server refused goes under a new
+    /// key (the server would answer the old one with the refusal it recorded); one set aside
+    /// because the server kept failing it goes under its own, which the server may have
+    /// applied without its answer reaching the device.
     @discardableResult
     public func retry(_ key: String) throws(ClientError) -> Change {
-        let newKey = UUID().uuidString.lowercased()
+        let fresh = UUID().uuidString.lowercased()
         let result: Result<Change?, ClientError>
         do throws(DeviceStoreError) {
             result = try store.update { (journal) throws(ClientError) -> Change? in
                 guard let rejection = journal.rejected.first(where: { $0.change.key == key }) else { return nil }
+                let newKey = rejection.status >= 500 ? key : fresh
+                _ = journal.dismiss(key)
                 let change: Change
                 switch rejection.change.request {
                 case .action(let action):
@@ -186,7 +190,6 @@ public final class JournalClient: Sendable {
                     }
                     change = requeued
                 }
-                _ = journal.dismiss(key)
                 return change
             }
         } catch {

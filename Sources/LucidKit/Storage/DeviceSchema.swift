@@ -47,5 +47,10 @@ enum DeviceSchema {
                 last_error TEXT
             ) STRICT;
             """),
+        // Attempts of a change the server failed (5xx) while it answered other requests,
+        // counted across runs: a change it always fails is set aside, not retried forever.
+        Migration(name: "0002_failed_attempts", sql: """
+            ALTER TABLE pending ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+            """),
     ]
 }

@@ -103,6 +103,53 @@ import Testing
         #expect(a.view.version == 1 && a.view.merged == server.model && a.view.pending.isEmpty)
     }
 
+    /// Issue 33, item 5: a change the server fails every time while it answers other
+    /// requests is set aside with the server's problem after LocalJournal.failureLimit
+    /// attempts, counted in the device's file across runs; the changes after it go on, and
+    /// `retry` sends it again under its own key.
+    @Test func aChangeTheServerKeepsFailingIsSetAsideAndTheOthersGoOn() async throws {
+        let fixture = try KitFixture()
+        let (device, first) = try await fixture.newUser()
+        let unlucky = try first.perform(.addDream(deviceDream("Always failed")))
+        let later = try [
+            first.perform(.addDream(deviceDream("After it"))), first.perform(.setFavoriteCreature(.shark)),
+        ]
+        for attempt in 1..<LocalJournal.failureLimit {
+            // Each attempt in a client of its own, as separate runs of the app would be.
+            let client = try device.client()
+            device.faults.plan(.answer(status: 500))
+            guard case .unreachable = await client.sync() else { Issue.record("attempt \(attempt) was not kept"); return }
+            #expect(client.view.pending.first?.failures == attempt && client.view.rejected.isEmpty)
+        }
+        let client = try device.client()
+        device.faults.plan(.answer(status: 500))
+        #expect(await client.sync() == .synced)
+        #expect(client.view.rejected.map(\.change.key) == [unlucky.key])
+        #expect(client.view.rejected.first?.status == 500 && client.view.rejected.first?.problem.type == "/problems/internal")
+        #expect(client.view.pending.isEmpty)
+        let server = try fixture.serverSnapshot(client.store.account.token)
+        #expect(server.version == 2 && server.model.favoriteCreature == .shark && later.count == 2)
+
+        // Sent again, under its own key, it goes through.
+        #expect(try client.retry(unlucky.key).key == unlucky.key)
+        #expect(await client.sync() == .synced)
+        #expect(try fixture.serverSnapshot(client.store.account.token).model.dreams.count == 2)
+    }
+
+    /// A server that fails everything never sets a change aside: the failure is the server's.
+    @Test func aServerThatFailsEverythingSetsNoChangeAside() async throws {
+        let fixture = try KitFixture()
+        let (device, client) = try await fixture.newUser()
+        let change = try client.perform(.addDream(deviceDream("Kept through the outage")))
+        for _ in 0..<(LocalJournal.failureLimit + 2) {
+            device.faults.plan(.answer(status: 500), .answer(status: 503))
+            guard case .unreachable = await client.sync() else { Issue.record("the outage was not a failure to reach the server"); return }
+        }
+        #expect(client.view.pending.map(\.key) == [change.key] && client.view.pending.first?.failures == 0)
+        #expect(client.view.rejected.isEmpty)
+        #expect(await client.sync() == .synced)
+    }
+
     @Test func threeAnswers503ThenSuccessAreRetriedWithoutANewLocalChange() async throws {
         let fixture = try KitFixture()
         let (device, client) = try await fixture.newUser()

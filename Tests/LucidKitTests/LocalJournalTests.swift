@@ -232,4 +232,39 @@ import Testing
         let retry = Exchange.request(for: journal.pending[0], token: "t", serverVersion: journal.server.version)
         #expect(retry == first)
     }
+
+    /// Issue 33's second reproduction as values: two undos pressed offline behind a change
+    /// that may have been sent, while another device made a version the user never saw.
+    @Test func aQueuedStepNeverActsOnAJournalItsUserHadNotSeen() throws {
+        let x = dream("X"), p = dream("P")
+        func pressed() throws -> (LocalJournal, first: Change, second: Change) {
+            var journal = LocalJournal(server: Snapshot(version: 1, model: added([x])))
+            _ = try journal.perform(.addDream(p), key: "p")
+            journal.markSending("p")
+            guard case .queued(let first) = journal.undo(key: "u1"), case .queued(let second) = journal.undo(key: "u2") else {
+                throw UnexpectedOutcome()
+            }
+            #expect(first.seen == 1 && second.seen == 1)
+            return (journal, first, second)
+        }
+        var diff = ModelDiff()
+        diff.inserted = [.init(index: 1, dream: p)]
+
+        // Another device's version 2 came before P's 3: both steps are conditional on the
+        // version their user knew, which the journal has left, so the server refuses them.
+        var (journal, _, _) = try pressed()
+        #expect(journal.acknowledge("p", version: 3, diff: diff) == .gap)
+        #expect(journal.pending.map(\.request) == [.action(.addDream(p)), .undo(expected: 1), .undo(expected: 1)])
+
+        // No version came between: the first takes P's, the second the first's.
+        (journal, _, _) = try pressed()
+        #expect(journal.acknowledge("p", version: 2, diff: diff) == .applied)
+        #expect(journal.pending.map(\.request) == [.undo(expected: 2), .undo(expected: nil)])
+        var undone = ModelDiff()
+        undone.deleted = [p.id]
+        #expect(journal.acknowledge("u1", version: 3, diff: undone) == .applied)
+        #expect(journal.pending.map(\.request) == [.undo(expected: 3)])
+    }
+
+    struct UnexpectedOutcome: Error {}
 }

@@ -32,16 +32,23 @@ public struct Change: Hashable, Sendable {
     /// How many attempts the server answered with a `5xx` while it answered other requests:
     /// at ``LocalJournal/failureLimit`` the change is set aside (see ``LocalJournal/countFailure(of:status:problem:)``).
     public var failures: Int
+    /// For an undo or redo waiting for the version of the change before it: the newest
+    /// version of the journal as the user knew it when pressing it, that is the device's
+    /// version then, advanced by each of this device's own changes ahead of it that the
+    /// server answered with the very next version. `nil` for anything else (and for a step
+    /// queued by an older build).
+    public var seen: Int?
 
     public init(
         key: String = UUID().uuidString.lowercased(), request: Request, mayHaveBeenSent: Bool = false, acceptedAs: Int? = nil,
-        failures: Int = 0
+        failures: Int = 0, seen: Int? = nil
     ) {
         self.key = key
         self.request = request
         self.mayHaveBeenSent = mayHaveBeenSent
         self.acceptedAs = acceptedAs
         self.failures = failures
+        self.seen = seen
     }
 
     /// The action, for a change that is one.

@@ -50,7 +50,7 @@ extension LocalJournal {
         if diff.isEmpty { return acknowledgeNothingChanged(key, version: version) }
         if let index = pending.firstIndex(where: { $0.key == key }) {
             pending[index].acceptedAs = version
-            if index + 1 < pending.count { pending[index + 1].expect(version) }
+            followOwnVersion(version, after: index)
         }
         let advance = receive(version: version, diff: diff)
         if advance == .known {
@@ -60,6 +60,32 @@ extension LocalJournal {
         }
         // After a gap the change stays in the fold until the server's state includes it.
         return advance
+    }
+
+    /// The steps waiting behind the change at `index`, which the server answered as
+    /// `version`: where `version` comes right after the journal as the user knew it when
+    /// pressing a step, the step's knowledge follows, and the step right after takes it as
+    /// its condition. Where another device's version came in between, a step would act on a
+    /// journal its user never saw: it takes the last version they knew as its condition,
+    /// which the journal has left, so the server refuses it (412) and it is reported.
+    private mutating func followOwnVersion(_ version: Int, after index: Int) {
+        for later in pending.indices where later > index {
+            switch pending[later].request {
+            case .undo(expected: nil), .redo(expected: nil): break
+            default: continue
+            }
+            guard let seen = pending[later].seen else {
+                // Queued by an older build: the step right after takes the version, as it did.
+                if later == index + 1 { pending[later].expect(version) }
+                continue
+            }
+            if version == seen + 1 {
+                pending[later].seen = version
+                if later == index + 1 { pending[later].expect(version) }
+            } else {
+                pending[later].expect(seen)
+            }
+        }
     }
 
     /// The change `key` changed nothing on the server, whose journal is at `version`.
@@ -116,12 +142,14 @@ extension LocalJournal {
 
     /// Marks the change `key` as possibly sent: from now on undo will not drop it, and what
     /// it sends is fixed. An undo or redo still waiting for a version (the change before it
-    /// was refused) takes the device's now, so every attempt sends the same request under the
-    /// same key: a retry after a lost answer is replayed, never refused as another request.
+    /// was refused) takes the last version of the journal as its user knew it (``Change/seen``;
+    /// the device's, for a step an older build queued), so every attempt sends the same
+    /// request under the same key: a retry after a lost answer is replayed, never refused as
+    /// another request.
     public mutating func markSending(_ key: String) {
         guard let index = pending.firstIndex(where: { $0.key == key }) else { return }
         pending[index].mayHaveBeenSent = true
-        pending[index].expect(server.version)
+        pending[index].expect(pending[index].seen ?? server.version)
     }
 }
 

@@ -123,7 +123,8 @@ public struct LocalJournal: Hashable, Sendable {
         }
         // A journal at version 0 with nothing queued has made no change to undo.
         if pending.isEmpty, server.version == 0 { return .nothing }
-        let change = Change(key: key, request: .undo(expected: pending.isEmpty ? server.version : nil))
+        let change = Change(
+            key: key, request: .undo(expected: pending.isEmpty ? server.version : nil), seen: pending.isEmpty ? nil : server.version)
         pending.append(change)
         redoSteps.append(.serverRedo)
         refold()
@@ -144,7 +145,8 @@ public struct LocalJournal: Hashable, Sendable {
                 refold()
                 return .cancelled(last)
             }
-            let change = Change(key: key, request: .redo(expected: pending.isEmpty ? server.version : nil))
+            let change = Change(
+                key: key, request: .redo(expected: pending.isEmpty ? server.version : nil), seen: pending.isEmpty ? nil : server.version)
             pending.append(change)
             refold()
             return .queued(change)

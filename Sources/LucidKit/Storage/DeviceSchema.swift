@@ -52,5 +52,10 @@ enum DeviceSchema {
         Migration(name: "0002_failed_attempts", sql: """
             ALTER TABLE pending ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
             """),
+        // For an undo or redo waiting for the version of the change before it, the journal's
+        // version as the user knew it (Change.seen): it never acts on versions they had not seen.
+        Migration(name: "0003_step_seen", sql: """
+            ALTER TABLE pending ADD COLUMN seen INTEGER;
+            """),
     ]
 }

@@ -46,14 +46,14 @@ extension DeviceStore {
 
     static func readPending(_ connection: Connection) throws(DeviceStoreError) -> [Change] {
         let rows = try sqlite { () throws(SQLiteError) in
-            try connection.statement("SELECT key, request, may_have_been_sent, accepted_as, failures FROM pending ORDER BY seq")
-                .query { ($0.text(0), $0.blob(1), $0.int(2) != 0, $0.optionalInt(3), $0.int(4)) }
+            try connection.statement("SELECT key, request, may_have_been_sent, accepted_as, failures, seen FROM pending ORDER BY seq")
+                .query { ($0.text(0), $0.blob(1), $0.int(2) != 0, $0.optionalInt(3), $0.int(4), $0.optionalInt(5)) }
         }
         var changes: [Change] = []
-        for (key, request, sent, accepted, failures) in rows {
+        for (key, request, sent, accepted, failures, seen) in rows {
             changes.append(Change(
                 key: key, request: try Change.Request(storedForm: request), mayHaveBeenSent: sent, acceptedAs: accepted,
-                failures: failures))
+                failures: failures, seen: seen))
         }
         return changes
     }
@@ -106,15 +106,17 @@ extension DeviceStore {
             for change in new.pending {
                 if let earlier = before[change.key] {
                     guard earlier != change else { continue }
-                    try connection.statement("UPDATE pending SET request = ?, may_have_been_sent = ?, accepted_as = ?, failures = ? WHERE key = ?")
+                    try connection.statement("""
+                        UPDATE pending SET request = ?, may_have_been_sent = ?, accepted_as = ?, failures = ?, seen = ? WHERE key = ?
+                        """)
                         .run(.blob(change.request.storedForm), .integer(change.mayHaveBeenSent ? 1 : 0),
-                             .optional(change.acceptedAs), .integer(Int64(change.failures)), .text(change.key))
+                             .optional(change.acceptedAs), .integer(Int64(change.failures)), .optional(change.seen), .text(change.key))
                 } else {
                     try connection.statement("""
-                        INSERT INTO pending (key, request, may_have_been_sent, accepted_as, failures) VALUES (?, ?, ?, ?, ?)
+                        INSERT INTO pending (key, request, may_have_been_sent, accepted_as, failures, seen) VALUES (?, ?, ?, ?, ?, ?)
                         """)
                         .run(.text(change.key), .blob(change.request.storedForm), .integer(change.mayHaveBeenSent ? 1 : 0),
-                             .optional(change.acceptedAs), .integer(Int64(change.failures)))
+                             .optional(change.acceptedAs), .integer(Int64(change.failures)), .optional(change.seen))
                 }
             }
         }

@@ -150,6 +150,37 @@ import Testing
         #expect(await client.sync() == .synced)
     }
 
+    /// Issue 33's second reproduction: two undos pressed offline (meant for P, then X)
+    /// behind a change that may have been sent, while another device added Y, which this
+    /// one never saw. Before, the second undid Y; now neither acts on a journal with Y in it
+    /// unseen: the server refuses both (412) and they are reported.
+    @Test func aQueuedUndoNeverRevertsAChangeThisDeviceNeverSaw() async throws {
+        let fixture = try KitFixture()
+        let (bDevice, b) = try await fixture.newUser("reverter")
+        let x = deviceDream("X"), p = deviceDream("P"), y = deviceDream("Y")
+        try b.perform(.addDream(x))
+        #expect(await b.sync() == .synced)
+        let (_, a) = try await fixture.signedIn("reverter")
+        #expect(await a.sync() == .synced)
+
+        try b.perform(.addDream(p))
+        bDevice.faults.plan(.dropRequest)
+        guard case .unreachable = await b.sync() else { Issue.record("the lost request was not a failure"); return }
+        guard case .queued(let first) = try b.undo(), case .queued(let second) = try b.undo() else {
+            Issue.record("two server undos are queued behind a change that may have been sent")
+            return
+        }
+        try a.perform(.addDream(y))
+        #expect(await a.sync() == .synced)
+
+        #expect(await b.sync() == .synced)
+        #expect(b.view.rejected.map(\.change.key) == [first.key, second.key])
+        #expect(b.view.rejected.allSatisfy { $0.status == 412 })
+        let server = try fixture.serverSnapshot(b.store.account.token)
+        #expect(server.version == 3 && Set(server.model.dreams.map(\.id)) == [x.id, y.id, p.id])
+        #expect(b.view.merged == server.model)
+    }
+
     @Test func threeAnswers503ThenSuccessAreRetriedWithoutANewLocalChange() async throws {
         let fixture = try KitFixture()
         let (device, client) = try await fixture.newUser()

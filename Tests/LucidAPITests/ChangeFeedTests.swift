@@ -156,7 +156,7 @@ import Testing
 
         #expect(feed.listeningSessions() == ["session", "other"])
         #expect(feed.listeningSessions(of: [otherUser]) == ["other"])
-        feed.endListeners(ofSessions: ["session"])
+        feed.sessionsEnded(["session"])
         #expect(mine.finished.withLock { $0 } == 1)
         #expect(other.finished.withLock { $0 } == 0)
         #expect(feed.count(of: Self.user) == 0)
@@ -171,7 +171,7 @@ import Testing
             PollListener(user: Self.user, tokenHash: session, since: 4) { _ in } gone: { gone.withLock { $0.append(session) } }
         }
         for poll in polls { #expect(feed.add(poll)) }
-        feed.endListeners(ofSessions: ["laptop"])
+        feed.sessionsEnded(["laptop"])
         #expect(gone.withLock { $0 } == ["laptop", "laptop"])
         #expect(feed.count(of: Self.user) == 1)
         #expect(feed.listeningSessions() == ["phone"])

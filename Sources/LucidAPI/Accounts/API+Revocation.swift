@@ -16,7 +16,7 @@ extension API {
     /// rows are gone from the store.
     func enforceRevocation(of tokenHashes: [String]) {
         sessions.revoke(tokenHashes)
-        feed.endListeners(ofSessions: Set(tokenHashes))
+        feed.sessionsEnded(Set(tokenHashes))
     }
 
     /// Adds `listener`, of the session `session`, to the feed, unless its journal has `limit`

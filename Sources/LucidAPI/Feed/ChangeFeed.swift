@@ -115,9 +115,9 @@ final class ChangeFeed: JournalObserver {
         }
     }
 
-    /// Ends every event stream and long poll of the sessions whose tokens have these hashes
-    /// (they were revoked).
-    func endListeners(ofSessions tokenHashes: Set<String>) {
+    /// Ends every event stream and long poll of the sessions whose tokens have these hashes:
+    /// they were revoked, by this process (``API/enforceRevocation(of:)``) or another.
+    func sessionsEnded(_ tokenHashes: Set<String>) {
         guard !tokenHashes.isEmpty else { return }
         let ended = state.withLock { state in
             var ended: [any FeedListener] = []
@@ -131,10 +131,6 @@ final class ChangeFeed: JournalObserver {
             return ended
         }
         for listener in ended { listener.sessionEnded() }
-    }
-
-    func sessionsEnded(_ tokenHashes: Set<String>) {
-        endListeners(ofSessions: tokenHashes)
     }
 
     func listeningSessions(of users: Set<UUID>? = nil) -> Set<String> {

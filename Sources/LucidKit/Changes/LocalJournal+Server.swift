@@ -92,7 +92,7 @@ extension LocalJournal {
     private mutating func acknowledgeNothingChanged(_ key: String, version: Int) -> Advance {
         if let index = pending.firstIndex(where: { $0.key == key }) {
             pending[index].acceptedAs = version
-            if index + 1 < pending.count, case .undo(expected: nil) = pending[index + 1].request { pending.remove(at: index + 1) }
+            dropUndoWaiting(at: index + 1)
         }
         pending.removeAll { $0.acceptedAs.map { $0 <= server.version } ?? false }
         refold()
@@ -108,10 +108,15 @@ extension LocalJournal {
         // Sent again, it starts afresh.
         change.failures = 0
         rejected.append(RejectedChange(change: change, status: status, problem: problem))
-        if change.action != nil, index < pending.count, case .undo(expected: nil) = pending[index].request {
-            pending.remove(at: index)
-        }
+        if change.action != nil { dropUndoWaiting(at: index) }
         refold()
+    }
+
+    /// Drops the undo at `index`, if it is one waiting for the version of the change before
+    /// it, which made none (it was refused, or changed nothing): there is nothing to take back.
+    private mutating func dropUndoWaiting(at index: Int) {
+        guard index < pending.count, case .undo(expected: nil) = pending[index].request else { return }
+        pending.remove(at: index)
     }
 
     /// How many times the server may fail one change (a `5xx`) while it answers other

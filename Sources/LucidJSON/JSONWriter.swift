@@ -64,6 +64,8 @@ public struct JSONWriter: Sendable {
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
     /// A number given as its JSON literal.
     public mutating func number(_ literal: String) { separate(); bytes.append(contentsOf: literal.utf8); needsComma = true }
+    /// A whole JSON value rendered before (a kept answer's body), as it is.
+    public mutating func embed(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json); needsComma = true }
 
     /// A UUID in lowercase (RFC 9562), from its bytes.
     public mutating func uuid(_ id: UUID) {
@@ -157,6 +159,18 @@ extension JSONRepresentable {
         var writer = JSONWriter()
         write(to: &writer)
         return writer.bytes
+    }
+}
+
+extension JSONValue {
+    /// The same value with every object's members in order of their names: one form for
+    /// documents that differ only in that order, to compare or digest.
+    public var sortingMembers: JSONValue {
+        switch self {
+        case .null, .bool, .number, .string: self
+        case .array(let items): .array(items.map(\.sortingMembers))
+        case .object(let members): .object(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sortingMembers) })
+        }
     }
 }
 

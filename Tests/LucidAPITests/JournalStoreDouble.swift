@@ -83,16 +83,24 @@ final class JournalStoreDouble: JournalStore {
     func history(of user: UUID, before: Int?, limit: Int, maxActionBytes: Int) throws(JournalError) -> HistoryPage {
         try methods.history(user, before, limit, maxActionBytes)
     }
-    func apply(
-        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
-    ) throws(JournalError) -> Commit {
-        try methods.apply(actions, user, time, expecting, receipt)
-    }
-    func undo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit {
-        try methods.undo(user, time, expecting, receipt)
-    }
-    func redo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit {
-        try methods.redo(user, time, expecting, receipt)
+    /// Each write through the method of its kind, in order; a refusal is that write's
+    /// alone, a storage failure the whole batch's, as a real store has it.
+    func write(_ writes: [JournalWrite], to user: UUID, at time: Timestamp) throws(JournalError) -> [Result<Commit, JournalError>] {
+        var results: [Result<Commit, JournalError>] = []
+        for write in writes {
+            do throws(JournalError) {
+                switch write.operation {
+                case .actions(let actions): results.append(.success(try methods.apply(actions, user, time, write.expecting, write.receipt)))
+                case .undo: results.append(.success(try methods.undo(user, time, write.expecting, write.receipt)))
+                case .redo: results.append(.success(try methods.redo(user, time, write.expecting, write.receipt)))
+                }
+            } catch .storage(let failure) {
+                throw .storage(failure)
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
     }
     func events(of user: UUID, after version: Int, limit: Int) throws(JournalError) -> [JournalEvent] {
         try methods.events(user, version, limit)

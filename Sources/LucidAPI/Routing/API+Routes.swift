@@ -58,6 +58,8 @@ extension API {
         router.addAlias("POST", "/undo", of: "/v1/undo")
         router.addAlias("POST", "/redo", of: "/v1/redo")
         router.addWaiting("/v1/changes") { api, call throws(Problem) in try api.changes(call) }
+        // Each change of a batch has its key in the body; the route keeps each one's answer.
+        router.add("POST", "/v1/changes", keepsAnswers: false) { api, call throws(Problem) in try api.applyChanges(call) }
         router.addWaiting("/v1/events") { api, call throws(Problem) in try api.events(call) }
         router.add("GET", "/v1/sections") { api, call throws(Problem) in try api.sections(call) }
         router.add("GET", "/v1/stats") { api, call throws(Problem) in try api.stats(call) }

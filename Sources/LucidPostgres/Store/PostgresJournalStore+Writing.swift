@@ -4,22 +4,25 @@ import LucidModel
 import LucidStore
 import Synchronization
 
-/// A write to one journal: what it plans from the head, and, once written, its outcome.
-/// The thread that made it waits while another writes it; the semaphore hands the outcome
-/// (set before the signal) from one thread to the other.
+/// The changes of one request to one journal (one, or a batch): what each plans from the
+/// head, and, once written, their outcomes. The thread that made it waits while another
+/// writes it; the semaphore hands the outcome (set before the signal) from one thread to
+/// the other.
 final class PendingWrite: @unchecked Sendable {
-    typealias Plan = (JournalHead, OrderKeys, PlanContext) throws(JournalError) -> VersionPlan?
+    /// What the change at an index plans from the journal as the ones before it left it.
+    typealias Plan = (Int, JournalHead, OrderKeys, PlanContext) throws(JournalError) -> VersionPlan?
+    typealias Outcome = Result<[Result<(commit: Commit, kept: KeptAnswer?), JournalError>], JournalError>
 
-    let receipt: Receipt?
+    let writes: [JournalWrite]
     /// Dropped once the write is done with: it refers to its caller's stack.
     var plan: Plan?
     /// Set when it is this write's thread's turn to write the queue, or when it was written.
     var leads = false
-    var outcome: Result<(commit: Commit, kept: KeptAnswer?), JournalError>?
+    var outcome: Outcome?
     let done = DispatchSemaphore(value: 0)
 
-    init(receipt: Receipt?, plan: @escaping Plan) {
-        self.receipt = receipt
+    init(_ writes: [JournalWrite], plan: @escaping Plan) {
+        self.writes = writes
         self.plan = plan
     }
 }
@@ -78,24 +81,29 @@ final class WriteQueues: Sendable {
 }
 
 extension PostgresJournalStore {
-    /// Writes the version `plan` makes from the journal's current head, in a transaction
-    /// that holds the journal's head row: no other process can add a version in between,
-    /// and the head the plan starts from is the one in the database. A `receipt` keeps its
-    /// answer in the same transaction, also when a plan of nil adds no version. Writes of
-    /// one journal that queue in this process meanwhile share the transaction (see
-    /// ``WriteQueues``). Once committed, the head is cached, observers hear of each version
-    /// in order, and other processes are notified.
-    func write(_ user: UUID, keeping receipt: Receipt?, _ plan: PendingWrite.Plan) throws(JournalError) -> Commit {
+    /// Writes the versions `plan` makes of `changes` in order, from the journal's current
+    /// head, in a transaction that holds the journal's head row: no other process can add a
+    /// version in between, and the head the plans start from is the one in the database. A
+    /// change's receipt keeps its answer in the same transaction, also when a plan of nil
+    /// adds no version. Writes of one journal that queue in this process meanwhile share the
+    /// transaction (see ``WriteQueues``). Once committed, the head is cached, observers hear
+    /// of each version in order, and other processes are notified.
+    func write(
+        _ user: UUID, _ changes: [JournalWrite], _ plan: PendingWrite.Plan
+    ) throws(JournalError) -> [Result<Commit, JournalError>] {
         let outcome = withoutActuallyEscaping(plan) { plan in
-            let write = PendingWrite(receipt: receipt, plan: plan)
+            let write = PendingWrite(changes, plan: plan)
             if !writes.enqueue(write, for: user) { write.done.wait() }
             // Woken either written, or to lead what queued behind the last leader.
             if write.leads { lead(write, of: user) }
             return write.outcome ?? .failure(.storage(StoreFailure(.other, "a write ended without an outcome")))
         }
-        let (commit, kept) = try outcome.get()
-        receipt?.settle(kept)
-        return commit
+        return zip(changes, try outcome.get()).map { change, result in
+            result.map { commit, kept in
+                change.receipt?.settle(kept)
+                return commit
+            }
+        }
     }
 
     /// Writes `leader` and what queued behind it, wakes them, and hands the lead on.
@@ -106,8 +114,8 @@ extension PostgresJournalStore {
         writes.handOff(for: user)
     }
 
-    /// Writes `batch` in one transaction and sets each write's outcome. A write is refused
-    /// (or not) while it plans, before it sends a statement, so a refused write leaves
+    /// Writes `batch` in one transaction and sets each write's outcome. A change is refused
+    /// (or not) while it plans, before it sends a statement, so a refused change leaves
     /// nothing and the others go on; a failed statement fails the transaction and so every
     /// write of the batch, none of which is then on disk (as a failed group commit does in
     /// the SQLite store). No savepoints, then: each write costs one round trip.
@@ -116,7 +124,7 @@ extension PostgresJournalStore {
         defer { for write in batch { write.plan = nil } }
         let start = taken(user)
         let known = recent.withLock { $0[user] } ?? RecentChanges()
-        var outcomes: [Result<(commit: Commit, kept: KeptAnswer?), JournalError>] = []
+        var outcomes: [[Result<(commit: Commit, kept: KeptAnswer?), JournalError>]] = []
         var events: [JournalEvent] = []
         let written = Result { () throws(JournalError) in
             try transaction { (rows) throws(JournalError) -> (JournalHead, JournalKeys, RecentChanges) in
@@ -126,36 +134,40 @@ extension PostgresJournalStore {
                 var (head, keys) = try storage { () throws(PGError) in try Self.state(of: user, at: stored.version, from: start, in: rows) }
                 // The box is this batch's alone until it is cached again: its keys change in place.
                 for write in batch {
-                    let planned: VersionPlan?
-                    do throws(JournalError) {
-                        planned = try write.plan?(head, keys.keys, context) ?? nil
-                    } catch .storage(let failure) {
-                        throw .storage(failure)
-                    } catch {
-                        outcomes.append(.failure(error))
-                        continue
-                    }
-                    let commit = planned?.commit ?? head.unchanged
-                    // The answer is kept whether or not the change made a version.
-                    let kept = write.receipt.map { $0.answer(to: commit) }
-                    try storage { () throws(PGError) in
-                        if let planned {
-                            try rows.persist(planned, search: SearchIndexChange(from: head.model, diff: planned.commit.diff, known: planned.knownWords), of: user)
+                    var results: [Result<(commit: Commit, kept: KeptAnswer?), JournalError>] = []
+                    for (index, change) in write.writes.enumerated() {
+                        let planned: VersionPlan?
+                        do throws(JournalError) {
+                            planned = try write.plan?(index, head, keys.keys, context) ?? nil
+                        } catch .storage(let failure) {
+                            throw .storage(failure)
+                        } catch {
+                            results.append(.failure(error))
+                            continue
                         }
-                        if let receipt = write.receipt, let kept {
-                            try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user, version: commit.version)
+                        let commit = planned?.commit ?? head.unchanged
+                        // The answer is kept whether or not the change made a version.
+                        let kept = change.receipt.map { $0.answer(to: commit) }
+                        try storage { () throws(PGError) in
+                            if let planned {
+                                try rows.persist(planned, search: SearchIndexChange(from: head.model, diff: planned.commit.diff, known: planned.knownWords), of: user)
+                            }
+                            if let receipt = change.receipt, let kept {
+                                try PGBesideRows(connection: rows.connection).keep(kept, for: receipt.request, of: user, version: commit.version)
+                            }
                         }
+                        if let plan = planned {
+                            context.record(plan, from: head, keys: keys.keys)
+                            plan.update(&keys.keys)
+                            keys.version = plan.row.version
+                            head = plan.head
+                            events.append(JournalEvent(
+                                user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff,
+                                at: plan.row.at))
+                        }
+                        results.append(.success((commit, kept)))
                     }
-                    if let plan = planned {
-                        context.record(plan, from: head, keys: keys.keys)
-                        plan.update(&keys.keys)
-                        keys.version = plan.row.version
-                        head = plan.head
-                        events.append(JournalEvent(
-                            user: user, version: plan.row.version, kind: plan.row.kind.eventKind, diff: plan.commit.diff,
-                            at: plan.row.at))
-                    }
-                    outcomes.append(.success((commit, kept)))
+                    outcomes.append(results)
                 }
                 return (head, keys, context.recent)
             }
@@ -164,7 +176,7 @@ extension PostgresJournalStore {
         case .success(let (head, keys, book)):
             cache(head, keys: keys, of: user)
             recent.withLock { $0[user] = book }
-            for (write, outcome) in zip(batch, outcomes) { write.outcome = outcome }
+            for (write, results) in zip(batch, outcomes) { write.outcome = .success(results) }
             for event in events { relay.committed(event) }
             commitObservers.committed(versions: events.count)
             if let last = events.last { notifier.announce(user, reached: last.version) }

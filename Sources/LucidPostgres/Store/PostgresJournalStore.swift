@@ -143,33 +143,15 @@ public final class PostgresJournalStore: JournalStore {
 
     // MARK: Writing
 
-    public func apply(
-        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
-    ) throws(JournalError) -> Commit {
+    /// Writes `writes` in order as one transaction, each on the journal as the ones before
+    /// it left it, each refused or not on its own (see ``JournalStore/write(_:to:at:)``).
+    public func write(
+        _ writes: [JournalWrite], to user: UUID, at time: Timestamp
+    ) throws(JournalError) -> [Result<Commit, JournalError>] {
         // Worked out before the write joins a batch: the batch's transaction waits for it.
-        let json = VersionRow.encode(actions), known = KnownWords(actions)
-        return try write(user, keeping: receipt) { (head, keys, _) throws(JournalError) in
-            try head.check(expecting: expecting)
-            return try head.change(by: actions, json: json, known: known, keys: keys, at: time)
-        }
-    }
-
-    public func undo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit {
-        try step(.undo, of: user, at: time, expecting: expecting, keeping: receipt)
-    }
-
-    public func redo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit {
-        try step(.redo, of: user, at: time, expecting: expecting, keeping: receipt)
-    }
-
-    private func step(
-        _ direction: StackDirection, of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
-    ) throws(JournalError) -> Commit {
-        try write(user, keeping: receipt) { (head, keys, context) throws(JournalError) in
-            try head.check(expecting: expecting)
-            let entry = try head.stackTop(direction)
-            let change = try context.stackChange(entry)
-            return head.step(direction, of: change, keys: keys, at: time)
+        let prepared = PreparedWrites(writes)
+        return try write(user, writes) { (index, head, keys, context) throws(JournalError) in
+            try prepared.plan(index, from: head, keys: keys, at: time) { (entry) throws(JournalError) in try context.stackChange(entry) }
         }
     }
 

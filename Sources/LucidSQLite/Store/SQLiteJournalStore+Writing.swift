@@ -3,9 +3,11 @@ import LucidModel
 public import LucidStore
 import LucidThreads
 
-/// What one write did in the open transaction: its commit, and the change to the search
-/// index that the group writes when it commits.
-typealias Written = (commit: Commit, search: SearchIndexChange?)
+/// What each write of a batch plans from the journal as the ones before it left it: the
+/// write at an index, given the head, the order keys and the writer's tables. It returns the
+/// version to add (`nil`: the write changes nothing), or throws its refusal before anything
+/// is written.
+typealias PlanWrite = (Int, JournalHead, OrderKeys, JournalTables) throws(JournalError) -> VersionPlan?
 
 extension SQLiteJournalStore {
     /// A journal's head and keys read through a reader connection, without the writer lock
@@ -48,9 +50,9 @@ extension SQLiteJournalStore {
     /// The head a write must start from: its own group's uncommitted one if there is one,
     /// or else one committed and not yet published.
     private func loaded(_ user: UUID, into writer: inout Writer, _ preload: Preload?) throws(JournalError) -> JournalHead {
-        if let head = writer.tentative[user] { return head }
-        if let head = writer.unpublished[user] {
-            // A failed group took the keys along; the committed rows give them back.
+        if let head = writer.tentative[user] ?? writer.unpublished[user] {
+            // A failed group, or a failed batch, took the keys along; the rows the writer's
+            // connection sees (those of the open transaction) give them back.
             if writer.keys[user] == nil { writer.keys[user] = try committedKeys(of: user, &writer) }
             return head
         }
@@ -58,8 +60,8 @@ extension SQLiteJournalStore {
         return try load(user, into: &writer, preload)
     }
 
-    /// The order keys of `user`'s journal as its committed rows hold them, read through the
-    /// writer's connection.
+    /// The order keys of `user`'s journal as its rows hold them, read through the writer's
+    /// connection: the committed ones, and those of the open transaction.
     private func committedKeys(of user: UUID, _ writer: inout Writer) throws(JournalError) -> OrderKeys {
         do throws(SQLiteError) {
             return try Self.load(user, from: JournalTables(connection: writer.connection)).1
@@ -98,52 +100,77 @@ extension SQLiteJournalStore {
         return head
     }
 
-    /// Runs `body` on the journal's head and order keys inside the open write transaction,
-    /// in a savepoint so that a failed write leaves no trace, then waits until the group
-    /// that holds the write has ended: the result is returned only once it is on disk, and
-    /// if the group failed, every writer in it is told so. `body` changes the keys only
-    /// after its last statement, so a write that throws leaves them as they were.
+    /// Writes the versions `plan` makes of `writes` in order, inside the open write
+    /// transaction, in one savepoint, then waits until the group that holds them has ended:
+    /// the results are returned only once they are on disk, and if the group failed, every
+    /// writer in it is told so. A refused write writes nothing (it is refused while it
+    /// plans) and the next one goes on; a failed statement undoes the whole batch.
     ///
-    /// A `receipt` keeps the answer in the same savepoint, so the version and the answer
-    /// are on disk together or not at all. A version the write adds becomes an event of
-    /// `kind` for the store's observers once its group has committed. The search index rows
-    /// it changes are written with the group's commit (see ``Writer/searchChanges``).
+    /// A write's receipt keeps its answer in the same savepoint, so each version and its
+    /// answer are on disk together or not at all. Each version becomes an event for the
+    /// store's observers once its group has committed; the search index rows it changes are
+    /// written with the group's commit (see ``Writer/searchChanges``).
     func write(
-        _ user: UUID, as kind: JournalEvent.Kind, at time: Timestamp, keeping receipt: Receipt?,
-        _ body: (inout JournalHead, inout OrderKeys, JournalTables) throws(JournalError) -> Written
-    ) throws(JournalError) -> Commit {
+        _ user: UUID, _ writes: [JournalWrite], at time: Timestamp, plan: PlanWrite
+    ) throws(JournalError) -> [Result<Commit, JournalError>] {
         // A journal not in memory is read before the writer lock is taken.
         let preload = heads.withLock { $0.head(of: user) } == nil ? preload(user) : nil
-        let outcome: Result<(Commit, KeptAnswer?), JournalError> = combined { (writer) in
+        let outcome: Result<[Result<(Commit, KeptAnswer?), JournalError>], JournalError> = combined { (writer) in
             let group: CommitGroup
             do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
             do throws(JournalError) {
                 var head = try loaded(user, into: &writer, preload)
-                let (commit, search) = try body(&head, &writer.keys[user]!, JournalTables(connection: writer.connection))
-                let kept: KeptAnswer?
-                do throws(SQLiteError) {
-                    kept = try receipt?.keep(commit, of: user, in: KeyTables(connection: writer.connection))
-                    try writer.keepWrite()
-                } catch {
-                    // The keys already say what the rows do not: they are read again.
-                    writer.keys[user] = nil
-                    throw .storage(error)
+                // Out of the writer while the batch writes: put back only if it all holds.
+                guard var keys = writer.keys.removeValue(forKey: user) else { throw .storage(StoreFailure(.other, "a loaded journal has no keys")) }
+                let tables = JournalTables(connection: writer.connection)
+                var results: [Result<(Commit, KeptAnswer?), JournalError>] = []
+                var events: [JournalEvent] = [], searches: [SearchIndexChange] = []
+                for (index, write) in writes.enumerated() {
+                    let planned: VersionPlan?
+                    do throws(JournalError) { planned = try plan(index, head, keys, tables) } catch {
+                        if case .storage = error { throw error }
+                        results.append(.failure(error))
+                        continue
+                    }
+                    let commit = planned?.commit ?? head.unchanged
+                    do throws(SQLiteError) {
+                        if let planned { try persist(planned, of: user, in: tables) }
+                        let kept = try write.receipt?.keep(commit, of: user, in: KeyTables(connection: writer.connection))
+                        results.append(.success((commit, kept)))
+                    } catch {
+                        throw .storage(error)
+                    }
+                    guard let planned else { continue }
+                    if searchIndexed { searches.append(SearchIndexChange(from: head.model, diff: planned.commit.diff, known: planned.knownWords)) }
+                    events.append(JournalEvent(user: user, version: planned.row.version, kind: planned.row.kind.eventKind, diff: commit.diff, at: time))
+                    planned.update(&keys)
+                    head = planned.head
                 }
+                do throws(SQLiteError) { try writer.keepWrite() } catch { throw .storage(error) }
+                writer.keys[user] = keys
                 writer.tentative[user] = head
-                if let search, !search.isEmpty { writer.searchChanges.append((user, search)) }
-                if commit.created {
-                    writer.events.append(
-                        JournalEvent(user: user, version: commit.version, kind: kind, diff: commit.diff, at: time))
-                }
-                return (.success((commit, kept)), group)
+                writer.searchChanges += searches.filter { !$0.isEmpty }.map { (user, $0) }
+                writer.events += events
+                return (.success(results), group)
             } catch {
+                // The keys are read again from the rows the savepoint leaves.
                 writer.undoWrite(after: error)
                 return (.failure(error), group)
             }
         }
-        let (commit, kept) = try outcome.get()
-        receipt?.settle(kept)
-        return commit
+        return zip(writes, try outcome.get()).map { write, result in
+            result.map { commit, kept in
+                write.receipt?.settle(kept)
+                return commit
+            }
+        }
+    }
+
+    /// Writes `plan`'s rows; the caller's savepoint makes it all or nothing.
+    private func persist(_ plan: VersionPlan, of user: UUID, in tables: JournalTables) throws(SQLiteError) {
+        for id in plan.ended { try tables.end(id, of: user, at: plan.row.version) }
+        for record in plan.records { try tables.begin(record, of: user, at: plan.row.version) }
+        try tables.insert(plan.row, of: user)
     }
 
     /// Runs `body` on the writer's connection inside the open write transaction, in a

@@ -135,67 +135,21 @@ public final class SQLiteJournalStore: JournalStore {
 
     // MARK: Writing
 
-    /// Applies `actions` as one change: all of them, or none if any is refused. A change
-    /// that leaves the model equal adds no version. `expecting` is the version the caller
-    /// last saw; if the journal has moved on, nothing happens and `.versionMismatch` is thrown.
-    /// With a `receipt`, its answer is kept in the same transaction as the version.
-    public func apply(
-        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
-    ) throws(JournalError) -> Commit {
+    /// Writes `writes` in order as one transaction, each on the journal as the ones before
+    /// it left it, each refused or not on its own (see ``JournalStore/write(_:to:at:)``).
+    public func write(
+        _ writes: [JournalWrite], to user: UUID, at time: Timestamp
+    ) throws(JournalError) -> [Result<Commit, JournalError>] {
         // Worked out before the writer lock: it holds every journal's writes.
-        let json = VersionRow.encode(actions), known = KnownWords(actions)
-        return try write(user, as: .change, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
-            try head.check(expecting: expecting)
-            guard let plan = try head.change(by: actions, json: json, known: known, keys: keys, at: time) else { return (head.unchanged, nil) }
-            return try persist(plan, of: user, head: &head, keys: &keys, in: tables)
+        let prepared = PreparedWrites(writes)
+        return try write(user, writes, at: time) { (index, head, keys, tables) throws(JournalError) in
+            try prepared.plan(index, from: head, keys: keys, at: time) { (entry) throws(JournalError) in
+                do throws(SQLiteError) { return try tables.stackChange(entry, of: user) } catch { throw .storage(error) }
+            }
         }
-    }
-
-    public func undo(
-        of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
-    ) throws(JournalError) -> Commit {
-        try step(.undo, of: user, at: time, expecting: expecting, keeping: receipt)
-    }
-
-    public func redo(
-        of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
-    ) throws(JournalError) -> Commit {
-        try step(.redo, of: user, at: time, expecting: expecting, keeping: receipt)
     }
 
     // MARK: Internals
-
-    private func step(
-        _ direction: StackDirection, of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
-    ) throws(JournalError) -> Commit {
-        let kind: JournalEvent.Kind = direction == .undo ? .undo : .redo
-        return try write(user, as: kind, at: time, keeping: receipt) { (head, keys, tables) throws(JournalError) in
-            try head.check(expecting: expecting)
-            let entry = try head.stackTop(direction)
-            let change: StackChange
-            do throws(SQLiteError) { change = try tables.stackChange(entry, of: user) } catch { throw .storage(error) }
-            let plan = head.step(direction, of: change, keys: keys, at: time)
-            return try persist(plan, of: user, head: &head, keys: &keys, in: tables)
-        }
-    }
-
-    /// Writes `plan`'s rows (the caller's savepoint makes it all or nothing), then moves the
-    /// head and keys on; the change to the search index is returned for the group to write.
-    private func persist(
-        _ plan: VersionPlan, of user: UUID, head: inout JournalHead, keys: inout OrderKeys, in tables: JournalTables
-    ) throws(JournalError) -> Written {
-        do throws(SQLiteError) {
-            for id in plan.ended { try tables.end(id, of: user, at: plan.row.version) }
-            for record in plan.records { try tables.begin(record, of: user, at: plan.row.version) }
-            try tables.insert(plan.row, of: user)
-        } catch {
-            throw .storage(error)
-        }
-        let search = searchIndexed ? SearchIndexChange(from: head.model, diff: plan.commit.diff, known: plan.knownWords) : nil
-        plan.update(&keys)
-        head = plan.head
-        return (plan.commit, search)
-    }
 
     func read<T: Sendable>(
         _ user: UUID, _ body: (JournalTables) throws(SQLiteError) -> T

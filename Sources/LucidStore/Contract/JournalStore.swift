@@ -26,21 +26,14 @@ public protocol JournalStore: AnyObject, Sendable {
     /// of them, and only as many as fit in `maxActionBytes` of stored actions (at least one).
     func history(of user: UUID, before: Int?, limit: Int, maxActionBytes: Int) throws(JournalError) -> HistoryPage
 
-    /// Applies `actions` as one change: all of them, or none if any is refused. A change
-    /// that leaves the model equal adds no version. `expecting` is the version the caller
-    /// last saw; if the journal has moved on, nothing happens and `.versionMismatch` is thrown.
-    /// With a `receipt`, its answer is kept in the same transaction as the version.
-    func apply(
-        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?
-    ) throws(JournalError) -> Commit
-
-    /// Reverts the newest change not yet undone by adding a version whose model equals the
-    /// model before that change. The change goes onto the redo stack.
-    func undo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit
-
-    /// Reapplies the newest undone change by adding a version whose model equals the model
-    /// that change made. The change goes back onto the undo stack.
-    func redo(of user: UUID, at time: Timestamp, expecting: Int?, keeping receipt: Receipt?) throws(JournalError) -> Commit
+    /// Writes `writes` in order, each judged on the journal as the ones before it left it:
+    /// each makes its own version (none if it leaves the model equal) or is refused on its
+    /// own (`.versionMismatch` if the journal is not at its `expecting`, `.rejected`,
+    /// `.nothingToUndo`, …), and a refusal does not stop the ones after it. One result each,
+    /// in order. They are one transaction: a failure of the database fails all of them,
+    /// with nothing written. A write's receipt keeps its answer in the same transaction,
+    /// also when the write adds no version.
+    func write(_ writes: [JournalWrite], to user: UUID, at time: Timestamp) throws(JournalError) -> [Result<Commit, JournalError>]
 
     /// The versions of `user`'s journal after `version`, oldest first, at most `limit` of
     /// them: what a device that has seen `version` missed.
@@ -177,18 +170,32 @@ extension JournalStore {
         try history(of: user, before: before, limit: limit, maxActionBytes: StoreLimits.historyPageBytes)
     }
 
-    /// `apply` with no expected version, or no receipt.
-    public func apply(_ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
-        try apply(actions, to: user, at: time, expecting: expecting, keeping: nil)
+    /// Applies `actions` as one change: all of them, or none if any is refused. A change
+    /// that leaves the model equal adds no version. `expecting` is the version the caller
+    /// last saw; if the journal has moved on, nothing happens and `.versionMismatch` is thrown.
+    /// With a `receipt`, its answer is kept in the same transaction as the version.
+    public func apply(
+        _ actions: [Action], to user: UUID, at time: Timestamp, expecting: Int? = nil, keeping receipt: Receipt? = nil
+    ) throws(JournalError) -> Commit {
+        try writeOne(JournalWrite(.actions(actions), expecting: expecting, keeping: receipt), to: user, at: time)
     }
 
-    /// `undo` with no expected version, or no receipt.
-    public func undo(of user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
-        try undo(of: user, at: time, expecting: expecting, keeping: nil)
+    /// Reverts the newest change not yet undone by adding a version whose model equals the
+    /// model before that change. The change goes onto the redo stack.
+    public func undo(of user: UUID, at time: Timestamp, expecting: Int? = nil, keeping receipt: Receipt? = nil) throws(JournalError) -> Commit {
+        try writeOne(JournalWrite(.undo, expecting: expecting, keeping: receipt), to: user, at: time)
     }
 
-    /// `redo` with no expected version, or no receipt.
-    public func redo(of user: UUID, at time: Timestamp, expecting: Int? = nil) throws(JournalError) -> Commit {
-        try redo(of: user, at: time, expecting: expecting, keeping: nil)
+    /// Reapplies the newest undone change by adding a version whose model equals the model
+    /// that change made. The change goes back onto the undo stack.
+    public func redo(of user: UUID, at time: Timestamp, expecting: Int? = nil, keeping receipt: Receipt? = nil) throws(JournalError) -> Commit {
+        try writeOne(JournalWrite(.redo, expecting: expecting, keeping: receipt), to: user, at: time)
+    }
+
+    private func writeOne(_ write: JournalWrite, to user: UUID, at time: Timestamp) throws(JournalError) -> Commit {
+        guard let result = try self.write([write], to: user, at: time).first else {
+            throw .storage(StoreFailure(.other, "a write ended without an outcome"))
+        }
+        return try result.get()
     }
 }

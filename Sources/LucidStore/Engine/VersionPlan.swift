@@ -163,3 +163,39 @@ extension HistoryPage {
         self.init(canUndo: head.undoTop != nil, canRedo: head.redoTop != nil, items: items, nextBefore: last > 1 ? last : nil)
     }
 }
+
+/// A batch of writes with the stored form of each one's actions worked out ahead, before
+/// a store takes the lock its writes wait on.
+package struct PreparedWrites {
+    package let writes: [JournalWrite]
+    private let encoded: [(json: String, known: KnownWords)?]
+
+    package init(_ writes: [JournalWrite]) {
+        self.writes = writes
+        encoded = writes.map { write in
+            guard case .actions(let actions) = write.operation else { return nil }
+            return (VersionRow.encode(actions), KnownWords(actions))
+        }
+    }
+
+    /// The version the write at `index` makes from `head` at `time`, or nil if it leaves the
+    /// model equal; its refusal if it is refused. `stackChange` reads the change behind an
+    /// entry of the undo or redo stack.
+    package func plan(
+        _ index: Int, from head: JournalHead, keys: OrderKeys, at time: Timestamp,
+        stackChange: (Int) throws(JournalError) -> StackChange
+    ) throws(JournalError) -> VersionPlan? {
+        let write = writes[index]
+        try head.check(expecting: write.expecting)
+        let direction: StackDirection
+        switch write.operation {
+        case .actions(let actions):
+            guard let (json, known) = encoded[index] else { return nil }
+            return try head.change(by: actions, json: json, known: known, keys: keys, at: time)
+        case .undo: direction = .undo
+        case .redo: direction = .redo
+        }
+        let change = try stackChange(try head.stackTop(direction))
+        return head.step(direction, of: change, keys: keys, at: time)
+    }
+}

@@ -26,7 +26,7 @@ import Testing
         (lucid(401, "unauthorized"), "sign in"),
         (lucid(404, "not-found"), "rejected 404 /problems/not-found"),
         (lucid(409, "dream-exists"), "rejected 409 /problems/dream-exists"),
-        (lucid(409, "idempotency-key-in-progress"), "retry"),
+        (lucid(409, "idempotency-key-in-progress"), "still running"),
         (lucid(412, "precondition-failed"), "rejected 412 /problems/precondition-failed"),
         (lucid(422, "validation-failed", contentType: "Application/Problem+JSON; charset=utf-8"), "rejected 422 /problems/validation-failed"),
         (lucid(418, "a-kind-of-a-newer-server"), "rejected 418 /problems/a-kind-of-a-newer-server"),
@@ -55,8 +55,73 @@ import Testing
         case .needsSignIn: "sign in"
         case .retry(_, let after?): "retry after \(after)"
         case .retry(_, nil): "retry"
+        case .stillRunning: "still running"
         }
         #expect(described == meaning)
+    }
+
+    static let diff = "{\"inserted\":[],\"updated\":[],\"deleted\":[],\"moved\":[]}"
+
+    static let batchCases: [(APIAnswer, String)] = [
+        (APIAnswer(status: 200, body: Array("""
+            {"outcomes":[{"key":"a","status":200,"replayed":true,"result":{"version":4,"diff":\(diff)}},
+            {"key":"b","status":404,"replayed":false,"problem":{"type":"/problems/not-found","status":404,"detail":"d"}},
+            {"key":"c","status":422,"replayed":false,"problem":{"type":"/problems/idempotency-key-reused","status":422}}]}
+            """.utf8)), "a accepted 4, b rejected 404 /problems/not-found, c alone"),
+        (APIAnswer(status: 200, body: Array("{\"outcomes\":[{\"key\":\"a\",\"status\":200}]}".utf8)), "retry"),
+        (APIAnswer(status: 200, body: Array("{\"outcomes\":[{\"key\":\"a\",\"status\":409,\"problem\":{\"type\":\"about:blank\"}}]}".utf8)), "retry"),
+        (APIAnswer(status: 200, headers: ["Content-Type": "text/html"], body: Array("<html>Welcome</html>".utf8)), "retry"),
+        // An older server: GET /v1/changes only.
+        (lucid(405, "method-not-allowed"), "unsupported"),
+        (lucid(404, "not-found"), "unsupported"),
+        (page(404, "text/html", "<html>Not found</html>"), "retry"),
+        (lucid(413, "payload-too-large"), "too large"),
+        (page(413, "text/html", "<html>Too large for this proxy</html>"), "retry"),
+        (lucid(409, "idempotency-key-in-progress"), "still running"),
+        (lucid(401, "unauthorized"), "sign in"),
+        (lucid(500, "internal"), "server failed 500"),
+        (lucid(422, "validation-failed"), "rejected 422"),
+    ]
+
+    @Test(arguments: batchCases)
+    func anAnswerToABatchMeans(_ answer: APIAnswer, _ meaning: String) {
+        let described = switch Exchange.batchOutcome(of: answer) {
+        case .answered(let outcomes):
+            outcomes.map { outcome in
+                switch outcome.answer {
+                case .settled(.accepted(let version, _)): "\(outcome.key) accepted \(version)"
+                case .settled(.rejected(let status, let problem)): "\(outcome.key) rejected \(status) \(problem.type)"
+                case .sendAlone: "\(outcome.key) alone"
+                }
+            }.joined(separator: ", ")
+        case .unsupported: "unsupported"
+        case .tooLarge: "too large"
+        case .whole(.retry): "retry"
+        case .whole(.stillRunning): "still running"
+        case .whole(.needsSignIn): "sign in"
+        case .whole(.serverFailed(let status, _, _)): "server failed \(status)"
+        case .whole(.rejected(let status, _)): "rejected \(status)"
+        case .whole(.accepted): "accepted"
+        }
+        #expect(described == meaning)
+    }
+
+    @Test func aBatchSendsEachChangeWithItsKeyAndEachStepWithItsCondition() throws {
+        let dream = Dream(id: UUID(), description: "Sent", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
+        let entries = [
+            Change(key: "k1", request: .action(.addDream(dream))), Change(key: "k2", request: .undo(expected: 9)),
+            Change(key: "k3", request: .redo(expected: nil)),
+        ].map { Exchange.batchEntry(for: $0, serverVersion: 3) }
+        let request = Exchange.batchRequest(entries, token: "t")
+        #expect(request.method == "POST" && request.target == "/v1/changes" && request.headers["Idempotency-Key"] == nil)
+        #expect(request.headers["Authorization"] == "Bearer t" && request.headers["Content-Type"] == "application/json")
+        let body = try JSONParser.parse(request.body ?? [])
+        #expect(body == (try JSONParser.parse(Array("""
+            {"changes":[
+              {"key":"k1","kind":"actions","actions":[{"type":"addDream","dream":{"id":"\(dream.id.uuidString.lowercased())","description":"Sent","creature":{"kind":"shark"},"effects":[],"numberOfCreatures":1,"dreamtOn":"1970-01-01","lucid":false,"tags":[]}}]},
+              {"key":"k2","kind":"undo","ifMatch":9},
+              {"key":"k3","kind":"redo","ifMatch":3}]}
+            """.utf8))))
     }
 
     @Test func aChangeIsSentWithItsKeyAndAnUndoOnTheVersionItSaw() throws {

@@ -36,6 +36,15 @@ extension LocalJournal {
         refold()
     }
 
+    /// What the server answered one change sent to it.
+    public enum Answer: Hashable, Sendable {
+        /// Accepted as `version` (or accepted before: a replayed answer), whose diff from the
+        /// version before is `diff`.
+        case accepted(version: Int, diff: ModelDiff)
+        /// Refused for good, with the server's problem.
+        case rejected(status: Int, problem: ProblemDocument)
+    }
+
     /// The server accepted the change `key` as `version`, whose diff from the version before
     /// is `diff` (a replayed answer may name a version the device has had for a while). The
     /// change leaves the queue once the server's state includes that version; an undo or
@@ -47,76 +56,59 @@ extension LocalJournal {
     /// (``Advance/gap``), never by taking the empty diff for that version's; and an undo
     /// queued right after the change, waiting to take it back, goes: there is nothing to undo.
     public mutating func acknowledge(_ key: String, version: Int, diff: ModelDiff) -> Advance {
-        if diff.isEmpty { return acknowledgeNothingChanged(key, version: version) }
-        if let index = pending.firstIndex(where: { $0.key == key }) {
-            pending[index].acceptedAs = version
-            followOwnVersion(version, after: index)
-        }
-        let advance = receive(version: version, diff: diff)
-        if advance == .known {
-            // The device had the version already (the stream brought it first).
-            pending.removeAll { $0.acceptedAs.map { $0 <= server.version } ?? false }
-            refold()
-        }
-        // After a gap the change stays in the fold until the server's state includes it.
-        return advance
-    }
-
-    /// The steps waiting behind the change at `index`, which the server answered as
-    /// `version`: where `version` comes right after the journal as the user knew it when
-    /// pressing a step, the step's knowledge follows, and the step right after takes it as
-    /// its condition. Where another device's version came in between, a step would act on a
-    /// journal its user never saw: it takes the last version they knew as its condition,
-    /// which the journal has left, so the server refuses it (412) and it is reported.
-    private mutating func followOwnVersion(_ version: Int, after index: Int) {
-        for later in pending.indices where later > index {
-            switch pending[later].request {
-            case .undo(expected: nil), .redo(expected: nil): break
-            default: continue
-            }
-            guard let seen = pending[later].seen else {
-                // Queued by an older build: the step right after takes the version, as it did.
-                if later == index + 1 { pending[later].expect(version) }
-                continue
-            }
-            if version == seen + 1 {
-                pending[later].seen = version
-                if later == index + 1 { pending[later].expect(version) }
-            } else {
-                pending[later].expect(seen)
-            }
-        }
-    }
-
-    /// The change `key` changed nothing on the server, whose journal is at `version`.
-    private mutating func acknowledgeNothingChanged(_ key: String, version: Int) -> Advance {
-        if let index = pending.firstIndex(where: { $0.key == key }) {
-            pending[index].acceptedAs = version
-            dropUndoWaiting(at: index + 1)
-        }
-        pending.removeAll { $0.acceptedAs.map { $0 <= server.version } ?? false }
-        refold()
-        return version > server.version ? .gap : .known
+        settle([(key, .accepted(version: version, diff: diff))])
     }
 
     /// The server refused the change `key` for good: it moves to the rejected list with the
     /// problem. An undo queued right after it, waiting to take it back, goes with it: the
     /// server never applied what it would undo.
     public mutating func reject(_ key: String, status: Int, problem: ProblemDocument) {
-        guard let index = pending.firstIndex(where: { $0.key == key }) else { return }
-        var change = pending.remove(at: index)
-        // Sent again, it starts afresh.
-        change.failures = 0
-        rejected.append(RejectedChange(change: change, status: status, problem: problem))
-        if change.action != nil { dropUndoWaiting(at: index) }
-        refold()
+        _ = settle([(key, .rejected(status: status, problem: problem))])
     }
 
-    /// Drops the undo at `index`, if it is one waiting for the version of the change before
-    /// it, which made none (it was refused, or changed nothing): there is nothing to take back.
-    private mutating func dropUndoWaiting(at index: Int) {
-        guard index < pending.count, case .undo(expected: nil) = pending[index].request else { return }
-        pending.remove(at: index)
+    /// The server's answers to changes sent together, in the order they were sent: what
+    /// ``acknowledge(_:version:diff:)`` and ``reject(_:status:problem:)`` do for each in turn,
+    /// in one pass over the queue, and the merged view folded once, so that the answers to a
+    /// backlog cost the device time in proportion to the backlog. The server's state moves on
+    /// by each accepted version that follows the one before; after the first that does not
+    /// (another device's versions came between), the device must fetch what changed since
+    /// its version (``Advance/gap``).
+    public mutating func settle(_ answers: [(key: String, answer: Answer)]) -> Advance {
+        let answered = Set(answers.map(\.key))
+        var position: [String: Int] = [:]
+        for (index, change) in pending.enumerated() where answered.contains(change.key) { position[change.key] = index }
+        var queue = SettlingQueue(pending)
+        var gap = false, moved = false
+        for (key, answer) in answers {
+            // An undo that went with the change before it is no longer there to answer.
+            guard let index = position[key], queue.holds(index) else { continue }
+            switch answer {
+            case .accepted(let version, let diff) where diff.isEmpty:
+                queue.changes[index].acceptedAs = version
+                queue.dropUndoWaiting(after: index)
+                if version > server.version { gap = true }
+            case .accepted(let version, let diff):
+                queue.changes[index].acceptedAs = version
+                queue.followOwnVersion(version, after: index)
+                if version <= server.version { continue }
+                guard !gap, version == server.version + 1 else {
+                    gap = true
+                    continue
+                }
+                server = Snapshot(version: version, model: diff.applied(to: server.model))
+                moved = true
+            case .rejected(let status, let problem):
+                var change = queue.remove(index)
+                // Sent again, it starts afresh.
+                change.failures = 0
+                rejected.append(RejectedChange(change: change, status: status, problem: problem))
+                if change.action != nil { queue.dropUndoWaiting(after: index) }
+            }
+        }
+        let reached = server.version
+        pending = queue.remaining { $0.acceptedAs.map { $0 <= reached } ?? false }
+        refold()
+        return gap ? .gap : moved ? .applied : .known
     }
 
     /// How many times the server may fail one change (a `5xx`) while it answers other
@@ -143,6 +135,22 @@ extension LocalJournal {
     /// Marks the next change to send as possibly sent, ahead of sending it.
     mutating func markNextSending() {
         if let next = unsent.first, !next.mayHaveBeenSent { markSending(next.key) }
+    }
+
+    /// Marks the changes still to send as possibly sent, ahead of sending them together, as
+    /// long as they are, from the first on, the ones `keys` names (another process may have
+    /// sent some meanwhile); answers those marked, as they will be sent (see
+    /// ``markSending(_:)``). Only the first may be an undo or redo still waiting for a
+    /// version: a later one waits for the answer to the change before it.
+    mutating func markSending(firstUnsent keys: [String]) -> [Change] {
+        var marked: [Change] = []
+        for index in pending.indices where pending[index].acceptedAs == nil {
+            guard marked.count < keys.count, pending[index].key == keys[marked.count] else { break }
+            pending[index].mayHaveBeenSent = true
+            pending[index].expect(pending[index].seen ?? server.version)
+            marked.append(pending[index])
+        }
+        return marked
     }
 
     /// Marks the change `key` as possibly sent: from now on undo will not drop it, and what

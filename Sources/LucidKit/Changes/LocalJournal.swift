@@ -46,14 +46,21 @@ public struct LocalJournal: Hashable, Sendable {
     public var unsent: [Change] { pending.filter { $0.acceptedAs == nil } }
 
     /// The changes replayed on `model`, and the actions among them that did not apply.
-    static func fold(_ changes: some Sequence<Change>, on model: Model) -> (Model, noLongerApplying: [String: ReduceError]) {
+    static func fold(_ changes: [Change], on model: Model) -> (Model, noLongerApplying: [String: ReduceError]) {
         var model = model
         var undoable: [(before: Model, after: Model)] = []
         var redoable: [Model] = []
         var noLongerApplying: [String: ReduceError] = [:]
-        for change in changes {
+        // The models around each action are kept only for an undo or redo still to come: a
+        // backlog of actions folds in place, holding no copy of the model per action.
+        let lastStep = changes.lastIndex { $0.action == nil } ?? -1
+        for (index, change) in changes.enumerated() {
             switch change.request {
             case .action(let action):
+                guard index < lastStep else {
+                    do throws(ReduceError) { try model.apply(action) } catch { noLongerApplying[change.key] = error }
+                    continue
+                }
                 let after: Model
                 do throws(ReduceError) { after = try model.reduced(by: action) } catch {
                     noLongerApplying[change.key] = error

@@ -37,9 +37,12 @@ enum Exchange {
         case serverFailed(status: Int, problem: ProblemDocument, retryAfter: Int?)
         /// The token is not (or no longer) valid: keep everything until a sign-in.
         case needsSignIn
-        /// Worth sending again later, unchanged: the server is down or busy, or the same key
-        /// is still being answered; `retryAfter` seconds if the server said.
+        /// Worth sending again later, unchanged: the server is down or busy; `retryAfter`
+        /// seconds if the server said.
         case retry(reason: String, retryAfter: Int?)
+        /// The server is still answering the same change (an earlier attempt, whose sender
+        /// was cut off, still runs): worth sending again, unchanged, in `retryAfter` seconds.
+        case stillRunning(retryAfter: Int?)
     }
 
     /// Only the server's word rejects a change or asks for a sign-in: a Lucid problem document
@@ -66,7 +69,7 @@ enum Exchange {
             }
             if answer.status == 401 { return .needsSignIn }
             if answer.status == 409, problem.type == "/problems/idempotency-key-in-progress" {
-                return .retry(reason: "the server is still answering the same change", retryAfter: retryAfter)
+                return .stillRunning(retryAfter: retryAfter)
             }
             return .rejected(status: answer.status, problem: problem)
         }

@@ -76,6 +76,8 @@ public final class JournalClient: Sendable {
     private let observers = Mutex<[UUID: AsyncStream<JournalView>.Continuation]>([:])
     /// Failures in a row of the sender, for the backoff.
     let failures = Mutex(0)
+    /// How changes go to the server: in batches, or alone.
+    let batching = Mutex(Batching())
     /// Held for the client's life, so that no sign-out deletes its file meanwhile.
     private let lock: ClientLock?
 

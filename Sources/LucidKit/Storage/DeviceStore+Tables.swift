@@ -97,29 +97,7 @@ extension DeviceStore {
             try connection.statement("UPDATE server_state SET version = ?, favorite = ? WHERE id = 1")
                 .run(.integer(new.server.version), .blob(new.server.model.favoriteCreature.jsonBytes))
         }
-        if old.pending != new.pending {
-            let kept = Dictionary(new.pending.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-            let before = Dictionary(old.pending.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-            for change in old.pending where kept[change.key] == nil {
-                try connection.statement("DELETE FROM pending WHERE key = ?").run(.text(change.key))
-            }
-            for change in new.pending {
-                if let earlier = before[change.key] {
-                    guard earlier != change else { continue }
-                    try connection.statement("""
-                        UPDATE pending SET request = ?, may_have_been_sent = ?, accepted_as = ?, failures = ?, seen = ? WHERE key = ?
-                        """)
-                        .run(.blob(change.request.storedForm), .integer(change.mayHaveBeenSent ? 1 : 0),
-                             .optional(change.acceptedAs), .integer(Int64(change.failures)), .optional(change.seen), .text(change.key))
-                } else {
-                    try connection.statement("""
-                        INSERT INTO pending (key, request, may_have_been_sent, accepted_as, failures, seen) VALUES (?, ?, ?, ?, ?, ?)
-                        """)
-                        .run(.text(change.key), .blob(change.request.storedForm), .integer(change.mayHaveBeenSent ? 1 : 0),
-                             .optional(change.acceptedAs), .integer(Int64(change.failures)), .optional(change.seen))
-                }
-            }
-        }
+        if old.pending != new.pending { try writePending(from: old.pending, to: new.pending, on: connection) }
         if old.rejected != new.rejected {
             let kept = Set(new.rejected.map(\.change.key)), before = Set(old.rejected.map(\.change.key))
             for rejection in old.rejected where !kept.contains(rejection.change.key) {
@@ -142,6 +120,35 @@ extension DeviceStore {
                     try connection.statement("INSERT INTO redo_steps (key, request) VALUES (NULL, NULL)").run()
                 }
             }
+        }
+    }
+
+    /// Writes the difference between two queues. A queue only loses changes, changes some
+    /// in place and gains new ones at its end, so one walk over both in order finds what
+    /// to delete, update and insert, with no map of either; a change found out of that order
+    /// is deleted and inserted again at the end, where its new place is.
+    private static func writePending(from old: [Change], to new: [Change], on connection: Connection) throws(SQLiteError) {
+        var next = 0
+        for change in old {
+            guard next < new.count, new[next].key == change.key else {
+                try connection.statement("DELETE FROM pending WHERE key = ?").run(.text(change.key))
+                continue
+            }
+            let kept = new[next]
+            next += 1
+            guard kept != change else { continue }
+            try connection.statement("""
+                UPDATE pending SET request = ?, may_have_been_sent = ?, accepted_as = ?, failures = ?, seen = ? WHERE key = ?
+                """)
+                .run(.blob(kept.request.storedForm), .integer(kept.mayHaveBeenSent ? 1 : 0),
+                     .optional(kept.acceptedAs), .integer(Int64(kept.failures)), .optional(kept.seen), .text(kept.key))
+        }
+        for change in new[next...] {
+            try connection.statement("""
+                INSERT INTO pending (key, request, may_have_been_sent, accepted_as, failures, seen) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+                .run(.text(change.key), .blob(change.request.storedForm), .integer(change.mayHaveBeenSent ? 1 : 0),
+                     .optional(change.acceptedAs), .integer(Int64(change.failures)), .optional(change.seen))
         }
     }
 }

@@ -25,18 +25,23 @@ struct ServerRows {
             keys[move.id] = nil
         }
         // Dreams to place take keys in list order, each between its left neighbour's key and
-        // the next dream's that stays where it was (those keep their order).
-        for index in new.dreams.indices where placed.contains(new.dreams[index].id) {
-            let lower = index > 0 ? keys[new.dreams[index - 1].id] : nil
-            var upper: String?
-            for next in new.dreams.indices.dropFirst(index + 1) where !placed.contains(new.dreams[next].id) {
-                upper = keys[new.dreams[next].id]
-                break
+        // the next dream's that stays where it was (those keep their order): found for every
+        // position in one pass from the end, so placing a thousand appended dreams costs a
+        // pass over the list, not one for each.
+        if !placed.isEmpty {
+            let dreams = Array(new.dreams)
+            var stayingAfter = [String?](repeating: nil, count: dreams.count)
+            var staying: String?
+            for index in dreams.indices.reversed() {
+                stayingAfter[index] = staying
+                if !placed.contains(dreams[index].id) { staying = keys[dreams[index].id] }
             }
-            let dream = new.dreams[index]
-            let key = OrderKey.between(lower, upper)
-            keys[dream.id] = key
-            try connection.statement("INSERT INTO server_dreams (id, order_key, body) VALUES (?, ?, ?)").run(.text(dream.id.uuidString), .text(key), .blob(dream.jsonBytes))
+            for (index, dream) in dreams.enumerated() where placed.contains(dream.id) {
+                let key = OrderKey.between(index > 0 ? keys[dreams[index - 1].id] : nil, stayingAfter[index])
+                keys[dream.id] = key
+                try connection.statement("INSERT INTO server_dreams (id, order_key, body) VALUES (?, ?, ?)")
+                    .run(.text(dream.id.uuidString), .text(key), .blob(dream.jsonBytes))
+            }
         }
         for dream in diff.updated where !placed.contains(dream.id) {
             try connection.statement("UPDATE server_dreams SET body = ? WHERE id = ?")

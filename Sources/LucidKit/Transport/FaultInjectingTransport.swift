@@ -35,6 +35,11 @@ public final class FaultInjectingTransport: Transport {
         plan.withLock { $0.faults.append(contentsOf: faults) }
     }
 
+    /// Asks `chooser` from now on for every request the plan has no fault for (`nil`: none).
+    public func choose(_ chooser: (@Sendable (APIRequest) -> Fault?)?) {
+        plan.withLock { $0.chooser = chooser }
+    }
+
     /// Requests that reached the server, and requests that met a fault.
     public var sentAndFaulted: (sent: Int, faulted: Int) { counts.withLock { $0 } }
 

@@ -1,5 +1,7 @@
 import Foundation
+import LucidCrypto
 import LucidHTTPTesting
+@testable import LucidAPI
 import LucidKit
 import LucidModel
 import LucidStore
@@ -13,9 +15,10 @@ final class KitFixture: Sendable {
     let url: URL
     let folder: URL
 
-    init() throws {
-        server = try TestServer(clock: nil)
-        try server.start()
+    /// A server on the real clock, or on `clock` (which the test moves) with `configuration`.
+    init(clock: TestClock? = nil, configuration: APIConfiguration = APIConfiguration(passwordCost: .minimum)) throws {
+        server = try TestServer(clock: clock)
+        try server.start(configuration)
         url = URL(string: "http://127.0.0.1:\(try server.port)")!
         folder = server.folder.appendingPathComponent("devices-\(UUID().uuidString)")
     }

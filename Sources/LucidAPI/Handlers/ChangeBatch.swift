@@ -54,10 +54,11 @@ struct ChangeBatch {
                 continue
             }
             guard let key = Self.key(item["key"], at: at + "/key", &reader) else { continue }
-            if let first = seen.updateValue(index, forKey: key) {
+            if let first = seen[key] {
                 reader.fail(at + "/key", "repeats the key of /changes/\(first): each change has a key of its own")
                 continue
             }
+            seen[key] = index
             entries.append(Entry(key: key, fingerprint: Self.fingerprint(of: item), request: Self.request(item, at: at)))
         }
         guard reader.errors.isEmpty else { throw reader.problem }

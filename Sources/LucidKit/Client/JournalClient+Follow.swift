@@ -28,12 +28,12 @@ extension JournalClient {
             if (try? store.refresh()) == true { notify() }
             let status = store.status
             if status.state == .needsSignIn, store.account.token == nil { return .needsSignIn }
-            let due = status.state.retryAt.map { $0 <= .now } ?? true
+            let due = status.state.retryAt.map { $0 <= environment.now() } ?? true
             if due, !store.journal.unsent.isEmpty {
-                if await sendPending() == .needsSignIn { return .needsSignIn }
+                if await sync() == .needsSignIn { return .needsSignIn }
                 continue
             }
-            try? await Task.sleep(for: pollInterval)
+            await environment.sleep(pollInterval)
         }
         return .synced
     }
@@ -46,17 +46,27 @@ extension JournalClient {
             switch outcome {
             case .needsSignIn:
                 return report(.needsSignIn)
+            case .resync:
+                switch await fetchModel() {
+                case .synced: break
+                case .needsSignIn: return .needsSignIn
+                case .unreachable: await environment.sleep(.milliseconds(retryWait()))
+                }
             case .refused:
                 streamRefused = true
             case .ended:
-                try? await Task.sleep(for: .seconds(1))
+                await environment.sleep(.seconds(1))
             case .failed(let reason):
                 report(.unreachable(reason))
-                let wait = store.status.state.retryAt.map { max(0, $0.millisecondsSince1970 - Timestamp.now.millisecondsSince1970) } ?? 1_000
-                try? await Task.sleep(for: .milliseconds(wait))
+                await environment.sleep(.milliseconds(retryWait()))
             }
         }
         return .synced
+    }
+
+    /// Milliseconds until the retry the sync state names (a second if it names none).
+    private func retryWait() -> Int64 {
+        store.status.state.retryAt.map { max(0, $0.millisecondsSince1970 - environment.now().millisecondsSince1970) } ?? 1_000
     }
 
     enum FollowOutcome {
@@ -65,6 +75,8 @@ extension JournalClient {
         /// The server does not stream to this client (too many streams, not acceptable): poll.
         case refused
         case needsSignIn
+        /// The server no longer knows the device's version: fetch the model.
+        case resync
         case failed(String)
     }
 
@@ -74,21 +86,18 @@ extension JournalClient {
         headers["Last-Event-ID"] = String(store.journal.server.version)
         let request = APIRequest(method: "GET", target: "/v1/events", headers: headers)
         var parser = EventStreamParser()
-        var status = 0
+        // Anything but a stream is read whole (a problem document is small), then judged.
+        var refusal: APIAnswer?
         do {
             for try await piece in transport.stream(request, to: store.account.server) {
                 switch piece {
-                case .head(let code, _):
-                    status = code
-                    switch code {
-                    case 200: break
-                    case 401: return .needsSignIn
-                    case 404: return await resync()
-                    case 406, 429: return .refused
-                    default: return .failed("the event stream answered \(code)")
-                    }
+                case .head(let code, let headers):
+                    if code != 200 { refusal = APIAnswer(status: code, headers: headers, body: []) }
                 case .bytes(let bytes):
-                    guard status == 200 else { continue }
+                    guard refusal == nil else {
+                        if refusal!.body.count < 64 * 1024 { refusal!.body += bytes }
+                        continue
+                    }
                     for event in parser.feed(bytes) {
                         if let outcome = await apply(event) { return outcome }
                     }
@@ -97,7 +106,7 @@ extension JournalClient {
         } catch {
             return .failed((error as? TransportFailure)?.reason ?? "\(error)")
         }
-        return .ended
+        return refusal.map(SyncMachine.following) ?? .ended
     }
 
     /// Applies one event's version; an outcome if following must start over.
@@ -121,16 +130,6 @@ extension JournalClient {
         return nil
     }
 
-    /// The device's version is unknown to the server (restored from a backup, or another
-    /// account's): the model is fetched whole.
-    private func resync() async -> FollowOutcome {
-        switch await fetchModel() {
-        case .synced: .ended
-        case .needsSignIn: .needsSignIn
-        case .unreachable(let reason): .failed(reason)
-        }
-    }
-
     /// One long poll: the versions after the device's, as soon as there are any.
     private func longPoll() async -> FollowOutcome {
         let since = store.journal.server.version
@@ -152,9 +151,8 @@ extension JournalClient {
             }
             notify()
             return .ended
-        case 401: return .needsSignIn
-        case 404: return await resync()
-        default: return .failed("the server answered \(answer.status)")
+        default:
+            return SyncMachine.following(answer)
         }
     }
 }

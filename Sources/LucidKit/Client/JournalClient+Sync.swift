@@ -14,75 +14,101 @@ public enum SyncResult: Hashable, Sendable {
     case needsSignIn
 }
 
+/// How this client sends its changes: in batches while the server takes them, of at most
+/// `size` changes (halved after a batch was too large, one to find the change a server fails
+/// on, doubled back after each batch answered), and which changes go in which form. Kept
+/// from one sync to the next.
+struct Batching: Hashable, Sendable {
+    /// Whether the server has the batch route; `nil` until it has answered a batch.
+    var supported: Bool?
+    var size = Exchange.batchChanges
+    /// Changes whose key the server knows from a request of their own: only that request
+    /// can be answered from its record.
+    var alone: Set<String> = []
+    /// Changes whose key the server knows from a batch (sent again alone, to an instance
+    /// without batches, they were refused as another request): only a batch can be
+    /// answered from its record.
+    var batched: Set<String> = []
+}
+
 extension JournalClient {
-    /// Sends every pending change in order, then catches up with the server.
+    /// Sends every pending change in order (in batches, or one by one to a server without
+    /// them), then catches up with the server.
     public func sync() async -> SyncResult {
-        let result = await sendPending()
-        guard result == .synced else { return result }
-        return await catchUp()
+        await drive(SyncMachine(batching: batching.withLock { $0 }))
     }
 
     /// Brings the server's state to the server's current version: the diff since the device's
     /// version, or the whole model when the server no longer knows that version.
     func catchUp() async -> SyncResult {
-        while true {
-            let since = store.journal.server.version
-            let request = APIRequest(method: "GET", target: "/v1/changes?since=\(since)", headers: Exchange.reading(token: store.account.token))
-            let answer: APIAnswer
-            do throws(TransportFailure) {
-                answer = try await transport.send(request, to: store.account.server)
-            } catch {
-                return report(.unreachable(error.reason))
-            }
-            switch answer.status {
-            case 200:
-                guard let changes = try? VersionedDiff(wireBytes: answer.body) else {
-                    return report(.unreachable("the server's changes are not a version and a diff"))
-                }
-                let advance: LocalJournal.Advance
-                do throws(DeviceStoreError) {
-                    advance = try store.update { (journal) throws(Never) in
-                        journal.receive(version: changes.version, from: since, diff: changes.diff)
-                    }.get()
-                } catch {
-                    return report(.unreachable(error.description))
-                }
-                notify()
-                // A gap here means another process moved the state meanwhile: ask again.
-                if advance != .gap { return report(.synced) }
-            case 404 where Exchange.lucidProblem(in: answer) != nil:
-                return await fetchModel()
-            case 401 where Exchange.lucidProblem(in: answer) != nil:
-                return report(.needsSignIn)
-            default:
-                return report(.unreachable("the server answered \(answer.status)"), retryAfter: answer.header("Retry-After").flatMap { Int($0) })
-            }
-        }
+        await drive(SyncMachine(batching: batching.withLock { $0 }, step: .catchingUp(then: .finish)))
     }
 
     /// Replaces the server's state with the model the server holds now.
     func fetchModel() async -> SyncResult {
-        let request = APIRequest(method: "GET", target: "/v1/model", headers: Exchange.reading(token: store.account.token))
-        let answer: APIAnswer
-        do throws(TransportFailure) {
-            answer = try await transport.send(request, to: store.account.server)
-        } catch {
-            return report(.unreachable(error.reason))
+        await drive(SyncMachine(batching: batching.withLock { $0 }, step: .fetchingModel(then: .finish)))
+    }
+
+    /// Carries out `machine`'s commands until it says the sync is over: each command's
+    /// request, each answer's effect on the journal in one write of the device's file.
+    private func drive(_ machine: SyncMachine) async -> SyncResult {
+        var machine = machine
+        while true {
+            do throws(DeviceStoreError) { try store.refresh() } catch { return report(.unreachable(error.description)) }
+            let command = machine.next(store.journal)
+            let request: APIRequest
+            var sent: [Change] = []
+            switch command {
+            case .finish(let result, let retryAfter):
+                batching.withLock { $0 = machine.batching }
+                return report(result, retryAfter: retryAfter)
+            case .wait(let seconds):
+                await environment.sleep(.seconds(seconds))
+                continue
+            case .sendBatch(let keys):
+                report(.syncing)
+                let version = store.journal.server.version
+                do throws(DeviceStoreError) {
+                    // Sent as they stand once marked: their requests are fixed from then on.
+                    sent = try store.update { (journal) throws(Never) in journal.markSending(firstUnsent: keys) }.get()
+                } catch {
+                    return report(.unreachable(error.description))
+                }
+                request = Exchange.batchRequest(sent.map { Exchange.batchEntry(for: $0, serverVersion: version) }, token: store.account.token)
+            case .sendAlone(let key):
+                report(.syncing)
+                do throws(DeviceStoreError) {
+                    sent = try store.update { (journal) throws(Never) in
+                        journal.markSending(key)
+                        return journal.pending.first { $0.key == key }.map { [$0] } ?? []
+                    }.get()
+                } catch {
+                    return report(.unreachable(error.description))
+                }
+                guard let change = sent.first else { continue }
+                request = Exchange.request(for: change, token: store.account.token, serverVersion: store.journal.server.version)
+            case .fetchChanges(let since):
+                request = APIRequest(method: "GET", target: "/v1/changes?since=\(since)", headers: Exchange.reading(token: store.account.token))
+            case .fetchModel:
+                request = APIRequest(method: "GET", target: "/v1/model", headers: Exchange.reading(token: store.account.token))
+            case .probe:
+                request = APIRequest(method: "GET", target: "/v1/me", headers: Exchange.reading(token: store.account.token))
+            }
+            let reply: SyncMachine.Reply
+            do throws(TransportFailure) {
+                reply = .answer(try await transport.send(request, to: store.account.server))
+            } catch {
+                reply = .unreachable(error.reason)
+            }
+            let effect = machine.receive(reply, to: command, sent: sent)
+            guard effect != .nothing else { continue }
+            do throws(DeviceStoreError) {
+                machine.applied(try store.update { (journal) throws(Never) in effect.apply(to: &journal) }.get())
+            } catch {
+                return report(.unreachable(error.description))
+            }
+            notify()
         }
-        guard answer.status == 200 else {
-            let refused = answer.status == 401 && Exchange.lucidProblem(in: answer) != nil
-            return refused ? report(.needsSignIn) : report(.unreachable("the server answered \(answer.status)"))
-        }
-        guard let snapshot = try? Snapshot(wireBytes: answer.body) else {
-            return report(.unreachable("the server's model is not a model"))
-        }
-        do throws(DeviceStoreError) {
-            try store.update { (journal) throws(Never) in journal.reset(to: snapshot) }.get()
-        } catch {
-            return report(.unreachable(error.description))
-        }
-        notify()
-        return report(.synced)
     }
 
     /// Records where syncing stands and tells the observers; returns `result`.
@@ -101,7 +127,7 @@ extension JournalClient {
                 return count
             }
             let delay = policy.delay(afterFailures: failed, retryAfter: retryAfter)
-            let retryAt = Timestamp(millisecondsSince1970: Timestamp.now.millisecondsSince1970 + delay.milliseconds)
+            let retryAt = Timestamp(millisecondsSince1970: environment.now().millisecondsSince1970 + delay.milliseconds)
             status = SyncStatus(state: .offline(retryAt: retryAt), lastError: reason)
         }
         record(status)

@@ -65,6 +65,27 @@ public struct RetryPolicy: Hashable, Sendable {
     }
 }
 
+/// What a client takes from the world: the time, waiting, and new idempotency keys. A test
+/// puts in its own.
+public struct ClientEnvironment: Sendable {
+    public var now: @Sendable () -> Timestamp
+    public var sleep: @Sendable (Duration) async -> Void
+    public var newKey: @Sendable () -> String
+
+    public init(
+        now: @escaping @Sendable () -> Timestamp, sleep: @escaping @Sendable (Duration) async -> Void,
+        newKey: @escaping @Sendable () -> String
+    ) {
+        self.now = now
+        self.sleep = sleep
+        self.newKey = newKey
+    }
+
+    /// The clock, `Task.sleep` (which a cancelled task cuts short), and random UUIDs.
+    public static let live = ClientEnvironment(
+        now: { .now }, sleep: { try? await Task.sleep(for: $0) }, newKey: { UUID().uuidString.lowercased() })
+}
+
 /// The offline-first client of one account's journal: changes are made on the device at
 /// once and durably, sent in order with their keys, and the server's versions are followed
 /// and the queue rebased on each. Every process that opens the same file sees the same
@@ -73,6 +94,7 @@ public final class JournalClient: Sendable {
     public let store: DeviceStore
     let transport: any Transport
     let policy: RetryPolicy
+    let environment: ClientEnvironment
     private let observers = Mutex<[UUID: AsyncStream<JournalView>.Continuation]>([:])
     /// Failures in a row of the sender, for the backoff.
     let failures = Mutex(0)
@@ -81,10 +103,13 @@ public final class JournalClient: Sendable {
     /// Held for the client's life, so that no sign-out deletes its file meanwhile.
     private let lock: ClientLock?
 
-    public init(store: DeviceStore, transport: any Transport, policy: RetryPolicy = RetryPolicy()) {
+    public init(
+        store: DeviceStore, transport: any Transport, policy: RetryPolicy = RetryPolicy(), environment: ClientEnvironment = .live
+    ) {
         self.store = store
         self.transport = transport
         self.policy = policy
+        self.environment = environment
         lock = ClientLock(beside: store.path, alone: false)
     }
 
@@ -117,7 +142,7 @@ public final class JournalClient: Sendable {
     /// Makes `action` on the merged view at once, queued under a new key.
     @discardableResult
     public func perform(_ action: Action) throws(ClientError) -> Change {
-        let key = UUID().uuidString.lowercased()
+        let key = environment.newKey()
         let result: Result<Change, ReduceError>
         do throws(DeviceStoreError) {
             result = try store.update { (journal) throws(ReduceError) in try journal.perform(action, key: key) }
@@ -134,7 +159,7 @@ public final class JournalClient: Sendable {
     /// Takes back the newest change this device can see (see `LocalJournal.undo`).
     @discardableResult
     public func undo() throws(ClientError) -> LocalJournal.StepOutcome {
-        let key = UUID().uuidString.lowercased()
+        let key = environment.newKey()
         defer { notify() }
         return try step { $0.undo(key: key) }
     }
@@ -142,7 +167,7 @@ public final class JournalClient: Sendable {
     /// Redoes what the newest undo took back.
     @discardableResult
     public func redo() throws(ClientError) -> LocalJournal.StepOutcome {
-        let key = UUID().uuidString.lowercased()
+        let key = environment.newKey()
         defer { notify() }
         return try step { $0.redo(key: key) }
     }
@@ -175,7 +200,7 @@ public final class JournalClient: Sendable {
     /// applied without its answer reaching the device.
     @discardableResult
     public func retry(_ key: String) throws(ClientError) -> Change {
-        let fresh = UUID().uuidString.lowercased()
+        let fresh = environment.newKey()
         let result: Result<Change?, ClientError>
         do throws(DeviceStoreError) {
             result = try store.update { (journal) throws(ClientError) -> Change? in

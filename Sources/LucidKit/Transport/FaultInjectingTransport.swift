@@ -65,15 +65,25 @@ public final class FaultInjectingTransport: Transport {
             _ = try await inner.send(request, to: server)
             throw TransportFailure("the answer was lost (injected)")
         case .answer(let status):
-            let kind = Problem.Kind.allCases.first { $0.status == status }?.rawValue ?? "internal"
-            return APIAnswer(
-                status: status, headers: ["Retry-After": "0", "Content-Type": "application/problem+json"],
-                body: Array("{\"type\":\"/problems/\(kind)\",\"status\":\(status)}".utf8))
+            return Self.answer(status)
         case .page(let status):
-            return APIAnswer(
-                status: status, headers: ["Content-Type": "text/html"],
-                body: Array("<html><body>Accept the terms of this network to go on.</body></html>".utf8))
+            return Self.page(status)
         }
+    }
+
+    /// What the server would answer with `status`: the problem document of that status's kind.
+    private static func answer(_ status: Int) -> APIAnswer {
+        let kind = Problem.Kind.allCases.first { $0.status == status }?.rawValue ?? "internal"
+        return APIAnswer(
+            status: status, headers: ["Retry-After": "0", "Content-Type": "application/problem+json"],
+            body: Array("{\"type\":\"/problems/\(kind)\",\"status\":\(status)}".utf8))
+    }
+
+    /// What a captive portal or a proxy answers with `status`: an HTML page of its own.
+    private static func page(_ status: Int) -> APIAnswer {
+        APIAnswer(
+            status: status, headers: ["Content-Type": "text/html"],
+            body: Array("<html><body>Accept the terms of this network to go on.</body></html>".utf8))
     }
 
     public func stream(_ request: APIRequest, to server: URL) -> AsyncThrowingStream<StreamPiece, any Error> {
@@ -82,11 +92,19 @@ public final class FaultInjectingTransport: Transport {
             return inner.stream(request, to: server)
         case .dropRequest:
             return AsyncThrowingStream { $0.finish(throwing: TransportFailure("the request was lost (injected)")) }
-        case .answer(let status), .page(let status):
-            return AsyncThrowingStream { continuation in
-                continuation.yield(.head(status: status, headers: [:]))
-                continuation.finish()
-            }
+        case .answer(let status):
+            return Self.stream(of: Self.answer(status))
+        case .page(let status):
+            return Self.stream(of: Self.page(status))
+        }
+    }
+
+    /// `answer` as the pieces of a stream.
+    private static func stream(of answer: APIAnswer) -> AsyncThrowingStream<StreamPiece, any Error> {
+        AsyncThrowingStream { continuation in
+            continuation.yield(.head(status: answer.status, headers: answer.headers))
+            continuation.yield(.bytes(answer.body))
+            continuation.finish()
         }
     }
 }

@@ -40,14 +40,17 @@ final class KitFixture: Sendable {
         }
     }
 
-    func device(_ name: String = UUID().uuidString) -> Device {
-        let faults = FaultInjectingTransport(URLSessionTransport(timeout: 10))
+    /// A device whose requests time out after `timeout` seconds.
+    func device(_ name: String = UUID().uuidString, timeout: Double = 10) -> Device {
+        let faults = FaultInjectingTransport(URLSessionTransport(timeout: timeout))
         return Device(accounts: DeviceAccounts(folder: folder.appendingPathComponent(name), transport: faults), faults: faults)
     }
 
     /// A new user registered on a new device, and the device's client.
-    func newUser(_ username: String = "user\(UInt32.random(in: 0...UInt32.max))") async throws -> (Device, JournalClient) {
-        let device = device()
+    func newUser(
+        _ username: String = "user\(UInt32.random(in: 0...UInt32.max))", timeout: Double = 10
+    ) async throws -> (Device, JournalClient) {
+        let device = device(timeout: timeout)
         _ = try await device.accounts.register(server: url, username: username, password: TestClient.password)
         return (device, try device.client())
     }

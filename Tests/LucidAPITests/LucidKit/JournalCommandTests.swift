@@ -1,5 +1,5 @@
 import Foundation
-import LucidAPI
+@testable import LucidAPI
 import LucidCrypto
 import LucidHTTPTesting
 import LucidJSON
@@ -32,7 +32,7 @@ import Testing
         }
     }
 
-    private func terminal(_ fixture: KitFixture) -> Terminal {
+    func terminal(_ fixture: KitFixture) -> Terminal {
         Terminal(state: fixture.folder.appendingPathComponent("terminal-\(UUID().uuidString)"))
     }
 
@@ -71,84 +71,6 @@ import Testing
         #expect(server.model.favoriteCreature == .shark)
         #expect(server.model.dreams.first?.tags == ["Night"] && server.model.dreams.first?.lucid == true)
     }
-
-    /// Issue 33, item 4: a hotel network's captive portal answers every request with an HTML
-    /// `403` of its own. Nothing is rejected: `sync` exits 75, keeps every change, says what
-    /// came instead of the server, and sends them once the network lets it through.
-    @Test func aCaptivePortalsPageRejectsNothing() throws {
-        let fixture = try KitFixture()
-        // The device reaches the server through the hotel's network: passed through until
-        // the network turns captive (the flag file exists).
-        let captive = fixture.folder.appendingPathComponent("captive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: fixture.folder, withIntermediateDirectories: true)
-        let network = try ChildProcess(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.hotelNetwork, String(try fixture.server.port), captive.path])
-        defer {
-            network.signal(SIGTERM)
-            _ = network.waitForExit(seconds: 5)
-        }
-        let port = try Self.portListened(by: network)
-        let terminal = terminal(fixture)
-        #expect(try terminal.run(["register", "--server", "http://127.0.0.1:\(port)", "--username", "traveller"]).status == 0)
-        _ = try terminal.json(["add", "A hotel by the sea"])
-        _ = try terminal.json(["favorite", "shark"])
-
-        #expect(FileManager.default.createFile(atPath: captive.path, contents: Data()))
-        #expect(try terminal.run(["sync"]).status == 75)
-        let status = try terminal.json(["status"])
-        guard case .array(let pending)? = status["pending"] else { throw UnexpectedResponse(description: "no pending list") }
-        #expect(pending.count == 2 && status["rejected"] == .array([]))
-        guard case .string(let lastError)? = status["lastError"] else { throw UnexpectedResponse(description: "no last error") }
-        #expect(lastError.contains("403") && lastError.contains("not the server's"))
-
-        try FileManager.default.removeItem(at: captive)
-        #expect(try terminal.run(["sync"]).status == 0)
-        let token = try #require(try DeviceAccounts(folder: terminal.state, transport: URLSessionTransport()).current()?.account.token)
-        let server = try fixture.serverSnapshot(token)
-        #expect(server.version == 2 && server.model.favoriteCreature == .shark && server.model.dreams.count == 1)
-    }
-
-    /// The port the hotel network says it listens on (its first line of output), within 10 s.
-    private static func portListened(by network: ChildProcess) throws -> UInt16 {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let line = network.output.split(separator: "\n").first, let port = UInt16(line) { return port }
-            usleep(50_000)
-        }
-        throw UnexpectedResponse(description: "the hotel network did not start: \(network.errors)")
-    }
-
-    /// A hotel's network between a device and the server on the port given: it passes every
-    /// request through, until a file exists at the path given; then, a captive portal, it
-    /// answers every request with an HTML 403 page of its own.
-    static let hotelNetwork = """
-        import http.client, http.server, os, sys
-        server_port, flag = int(sys.argv[1]), sys.argv[2]
-        class Network(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def answer(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                if os.path.exists(flag):
-                    status, headers, body = 403, [("Content-Type", "text/html")], b"<html>Accept the terms of this network to go on.</html>"
-                else:
-                    upstream = http.client.HTTPConnection("127.0.0.1", server_port, timeout=30)
-                    upstream.request(self.command, self.path, body=body, headers={k: v for k, v in self.headers.items() if k.lower() != "host"})
-                    reply = upstream.getresponse()
-                    status, headers, body = reply.status, [(k, v) for k, v in reply.getheaders() if k.lower() not in ("content-length", "transfer-encoding", "connection")], reply.read()
-                    upstream.close()
-                self.send_response(status)
-                for name, value in headers:
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = answer
-            def log_message(self, *arguments):
-                pass
-        network = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Network)
-        print(network.server_address[1], flush=True)
-        network.serve_forever()
-        """
 
     @Test func aRevokedTokenExits77AndKeepsTheChangesForTheNextSignIn() throws {
         let fixture = try KitFixture()

@@ -17,12 +17,11 @@ extension API {
         }
         let batch = try ChangeBatch(try call.jsonBody())
         let user = call.user
-        let keys = batch.entries.map(\.key)
         // Every key of the batch, or none: a change whose key another request is answering
         // now may be one the changes after it depend on.
         var claimed: [String] = []
         defer { for key in claimed { runningKeys.release(key, of: user.id) } }
-        for key in keys {
+        for key in batch.entries.map(\.key) {
             guard runningKeys.claim(key, of: user.id) else { throw Self.keyInProgress }
             claimed.append(key)
         }
@@ -78,17 +77,7 @@ extension API {
     /// change would always be refused so (see ``Problem/isRepeatable``), as a request of its own is.
     private func refusal(_ problem: Problem, of request: KeyedRequest, _ call: SignedInCall) -> BatchOutcome {
         let answer = KeptAnswer(problem.response(requestID: call.requestID))
-        if problem.isRepeatable {
-            do throws(JournalError) {
-                try journals.keep(answer, for: request, of: call.user.id)
-            } catch {
-                // Not kept: a retry gets the same problem by running again, which changes nothing.
-                log(.message(LogMessage(
-                    .warning, "keeping an idempotent answer failed",
-                    text: "keeping an idempotent answer failed: \(error) request=\(call.requestID)",
-                    fields: [.string("error", "\(error)"), .string("requestId", call.requestID)])))
-            }
-        }
+        if problem.isRepeatable { keepRefusal(answer, for: request, call) }
         return BatchOutcome(key: request.key, answer: answer, replayed: false)
     }
 }

@@ -169,22 +169,25 @@ extension API {
     /// The most actions one batch may hold.
     static let batchLimit = 1000
 
+    /// The actions of the list `value` at `pointer` (`/actions` of a body, or of a change of
+    /// a batch): 1 to ``batchLimit`` of them, each read and checked; faults go to `reader`.
+    static func actions(_ value: JSONValue?, at pointer: String, _ reader: inout FieldReader) -> [ActionRequest] {
+        guard let value else {
+            reader.fail(pointer, "is required")
+            return []
+        }
+        guard case .array(let items) = value, (1...batchLimit).contains(items.count) else {
+            reader.fail(pointer, "must be an array of 1 to \(batchLimit) actions")
+            return []
+        }
+        return items.enumerated().compactMap { index, item in reader.action(item, at: "\(pointer)/\(index)") }
+    }
+
     func applyActions(_ call: SignedInCall) throws(Problem) -> Response {
         let user = call.user
         var reader = FieldReader()
-        let members = reader.object(try call.jsonBody(), at: "", allowed: ["actions"]) ?? [:]
-        var requests: [ActionRequest] = []
-        if let list = members["actions"] {
-            if case .array(let items) = list, (1...Self.batchLimit).contains(items.count) {
-                for (index, item) in items.enumerated() {
-                    if let action = reader.action(item, at: "/actions/\(index)") { requests.append(action) }
-                }
-            } else {
-                reader.fail("/actions", "must be an array of 1 to \(Self.batchLimit) actions")
-            }
-        } else if reader.errors.isEmpty {
-            reader.fail("/actions", "is required")
-        }
+        let members = reader.object(try call.jsonBody(), at: "", allowed: ["actions"])
+        let requests = members.map { Self.actions($0["actions"], at: "/actions", &reader) } ?? []
         guard reader.errors.isEmpty else { throw reader.problem }
 
         let now = environment.now()

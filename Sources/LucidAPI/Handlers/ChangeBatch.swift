@@ -72,7 +72,7 @@ struct ChangeBatch {
             return nil
         }
         guard let key = reader.string(value, at: pointer) else { return nil }
-        guard API.idempotencyKeyLength.contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+        guard API.isIdempotencyKey(key) else {
             reader.fail(pointer, "must be 1 to 255 visible ASCII characters, such as a UUID")
             return nil
         }
@@ -88,15 +88,7 @@ struct ChangeBatch {
         var request: Request?
         switch kind {
         case "actions":
-            var actions: [ActionRequest] = []
-            if case .array(let items)? = members["actions"], (1...API.batchLimit).contains(items.count) {
-                for (index, item) in items.enumerated() {
-                    if let action = reader.action(item, at: "\(pointer)/actions/\(index)") { actions.append(action) }
-                }
-            } else {
-                reader.fail(pointer + "/actions", "must be an array of 1 to \(API.batchLimit) actions")
-            }
-            request = .actions(actions)
+            request = .actions(API.actions(members["actions"], at: pointer + "/actions", &reader))
         case "undo", "redo":
             if members["actions"] != nil { reader.fail(pointer + "/actions", "belongs to a change of kind actions only") }
             request = kind == "undo" ? .undo : .redo

@@ -46,10 +46,15 @@ extension API {
     /// (quotes included, if the client sends the draft's structured-field form).
     static func idempotencyKey(of request: Request) throws(Problem) -> String? {
         guard let key = request.header("idempotency-key") else { return nil }
-        guard idempotencyKeyLength.contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+        guard isIdempotencyKey(key) else {
             throw Problem(.badRequest, "Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID.")
         }
         return key
+    }
+
+    /// Whether `key` can be an idempotency key: 1 to 255 visible ASCII characters.
+    static func isIdempotencyKey(_ key: String) -> Bool {
+        idempotencyKeyLength.contains(key.utf8.count) && key.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
     /// What a retry must repeat to count as the same request: method, path (`path`: the
@@ -88,16 +93,21 @@ extension API {
         do throws(Problem) {
             return try handler(self, call)
         } catch where error.isRepeatable {
-            do throws(JournalError) {
-                try journals.keep(KeptAnswer(error.response(requestID: call.requestID)), for: request, of: user.id)
-            } catch {
-                // Not kept: a retry gets the same problem by running again, which changes nothing.
-                log(.message(LogMessage(
-                    .warning, "keeping an idempotent answer failed",
-                    text: "keeping an idempotent answer failed: \(error) request=\(call.requestID)",
-                    fields: [.string("error", "\(error)"), .string("requestId", call.requestID)])))
-            }
+            keepRefusal(KeptAnswer(error.response(requestID: call.requestID)), for: request, call)
             throw error
+        }
+    }
+
+    /// Keeps the refusal `answer` of `request` for its retries, for the key lifetime.
+    func keepRefusal(_ answer: KeptAnswer, for request: KeyedRequest, _ call: SignedInCall) {
+        do throws(JournalError) {
+            try journals.keep(answer, for: request, of: call.user.id)
+        } catch {
+            // Not kept: a retry gets the same problem by running again, which changes nothing.
+            log(.message(LogMessage(
+                .warning, "keeping an idempotent answer failed",
+                text: "keeping an idempotent answer failed: \(error) request=\(call.requestID)",
+                fields: [.string("error", "\(error)"), .string("requestId", call.requestID)])))
         }
     }
 

@@ -289,7 +289,11 @@ struct SyncMachine: Hashable, Sendable {
     }
 
     private mutating func receiveChanges(_ reply: Reply, since: Int) -> SyncEffect {
-        guard case .answer(let answer) = reply else { return finish(outcomeReason(reply)) }
+        let answer: APIAnswer
+        switch reply {
+        case .answer(let received): answer = received
+        case .unreachable(let reason): return finish(.unreachable(reason))
+        }
         switch answer.status {
         case 200:
             guard let changes = try? VersionedDiff(wireBytes: answer.body) else {
@@ -308,18 +312,17 @@ struct SyncMachine: Hashable, Sendable {
     }
 
     private mutating func receiveModel(_ reply: Reply) -> SyncEffect {
-        guard case .answer(let answer) = reply else { return finish(outcomeReason(reply)) }
+        let answer: APIAnswer
+        switch reply {
+        case .answer(let received): answer = received
+        case .unreachable(let reason): return finish(.unreachable(reason))
+        }
         guard answer.status == 200 else {
             let refused = answer.status == 401 && Exchange.lucidProblem(in: answer) != nil
             return finish(refused ? .needsSignIn : .unreachable("the server answered \(answer.status)"))
         }
         guard let snapshot = try? Snapshot(wireBytes: answer.body) else { return finish(.unreachable("the server's model is not a model")) }
         return .reset(snapshot)
-    }
-
-    private func outcomeReason(_ reply: Reply) -> SyncResult {
-        if case .unreachable(let reason) = reply { return .unreachable(reason) }
-        return .unreachable("no answer")
     }
 
     private mutating func finish(_ result: SyncResult, retryAfter: Int? = nil) -> SyncEffect {

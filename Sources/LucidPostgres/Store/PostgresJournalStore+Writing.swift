@@ -98,12 +98,7 @@ extension PostgresJournalStore {
             if write.leads { lead(write, of: user) }
             return write.outcome ?? .failure(.storage(StoreFailure(.other, "a write ended without an outcome")))
         }
-        return zip(changes, try outcome.get()).map { change, result in
-            result.map { commit, kept in
-                change.receipt?.settle(kept)
-                return commit
-            }
-        }
+        return changes.settled(try outcome.get())
     }
 
     /// Writes `leader` and what queued behind it, wakes them, and hands the lead on.

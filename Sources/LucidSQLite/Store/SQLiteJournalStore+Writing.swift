@@ -115,7 +115,7 @@ extension SQLiteJournalStore {
     ) throws(JournalError) -> [Result<Commit, JournalError>] {
         // A journal not in memory is read before the writer lock is taken.
         let preload = heads.withLock { $0.head(of: user) } == nil ? preload(user) : nil
-        let outcome: Result<[Result<(Commit, KeptAnswer?), JournalError>], JournalError> = combined { (writer) in
+        let outcome: Result<[Result<(commit: Commit, kept: KeptAnswer?), JournalError>], JournalError> = combined { (writer) in
             let group: CommitGroup
             do throws(SQLiteError) { group = try writer.beginWrite() } catch { return (.failure(.storage(error)), nil) }
             do throws(JournalError) {
@@ -123,7 +123,7 @@ extension SQLiteJournalStore {
                 // Out of the writer while the batch writes: put back only if it all holds.
                 guard var keys = writer.keys.removeValue(forKey: user) else { throw .storage(StoreFailure(.other, "a loaded journal has no keys")) }
                 let tables = JournalTables(connection: writer.connection)
-                var results: [Result<(Commit, KeptAnswer?), JournalError>] = []
+                var results: [Result<(commit: Commit, kept: KeptAnswer?), JournalError>] = []
                 var events: [JournalEvent] = [], searches: [SearchIndexChange] = []
                 for (index, write) in writes.enumerated() {
                     let planned: VersionPlan?
@@ -158,12 +158,7 @@ extension SQLiteJournalStore {
                 return (.failure(error), group)
             }
         }
-        return zip(writes, try outcome.get()).map { write, result in
-            result.map { commit, kept in
-                write.receipt?.settle(kept)
-                return commit
-            }
-        }
+        return writes.settled(try outcome.get())
     }
 
     /// Writes `plan`'s rows; the caller's savepoint makes it all or nothing.

@@ -26,3 +26,16 @@ public struct JournalWrite {
         self.receipt = receipt
     }
 }
+
+extension Array where Element == JournalWrite {
+    /// Each write's result as its caller gets it, once the writes are on disk: its receipt
+    /// settled with the answer kept for it.
+    package func settled(_ results: [Result<(commit: Commit, kept: KeptAnswer?), JournalError>]) -> [Result<Commit, JournalError>] {
+        zip(self, results).map { write, result in
+            result.map { written in
+                write.receipt?.settle(written.kept)
+                return written.commit
+            }
+        }
+    }
+}

@@ -1,28 +1,40 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Lucid: a dream-journal server. The arrows point one way (A ← B: B imports A):
+/// Lucid: a dream-journal server and its offline client. Each module of Sources/ (but the
+/// benchmarks), with the modules it imports; every arrow points up this list, and
+/// `script/lint` holds the list to the package's graph:
 ///
-///     LucidModel ← LucidLayout
-///     LucidModel ← LucidStore ← LucidSQLite (CSQLite), LucidPostgres (CPostgres)
-///     LucidModel ← LucidJSON ← LucidWire (and LucidStore ← LucidWire)
-///     LucidWire, LucidSQLite ← LucidKit (the offline client) ← lucid (`lucid journal`)
-///     LucidHTTP (CMicroHTTPD, CZlib) ← LucidMetrics
-///     LucidCrypto (CSodium)
-///     LucidThreads ← LucidHTTP, LucidPostgres, LucidAPI (a thread of one's own, and its end)
-///     all of the above but the two stores ← LucidAPI ← lucid (which alone picks a store)
+///     LucidModel       ← (swift-collections)
+///     LucidLayout      ← LucidModel
+///     LucidJSON        ← LucidModel
+///     LucidWire        ← LucidModel, LucidJSON
+///     LucidMigrations
+///     LucidSQLiteCore  ← LucidMigrations, CSQLite
+///     LucidKit         ← LucidModel, LucidJSON, LucidWire, LucidMigrations, LucidSQLiteCore
+///     LucidKitTesting  ← LucidKit, LucidWire
+///     LucidThreads
+///     LucidStore       ← LucidModel, LucidJSON
+///     LucidSQLite      ← LucidModel, LucidStore, LucidJSON, LucidThreads, LucidMigrations, LucidSQLiteCore
+///     LucidPostgres    ← LucidModel, LucidStore, LucidThreads, LucidMigrations, CPostgres
+///     LucidCrypto      ← CSodium
+///     LucidHTTP        ← LucidThreads, CMicroHTTPD, CZlib, (swift-collections)
+///     LucidMetrics     ← LucidHTTP, (swift-prometheus)
+///     LucidAPI         ← LucidModel, LucidStore, LucidJSON, LucidWire, LucidHTTP, LucidCrypto, LucidLayout, LucidMetrics, LucidThreads
+///     lucid            ← LucidAPI, LucidHTTP, LucidStore, LucidSQLite, LucidSQLiteCore, LucidPostgres, LucidModel, LucidMetrics, LucidKit, LucidJSON, LucidWire, LucidThreads
 ///
-/// Each C library is wrapped by one module, which imports it internally. A client of the
-/// API's documents links LucidModel, LucidStore, LucidJSON and LucidWire, and with them no C
-/// at all; LucidKit adds LucidSQLite for the device's file. Where a new
-/// route, store query, wire field or reducer case goes: see the README's "How it is built".
+/// An app links LucidKit, and with it the model, the wire module with its JSON, and the
+/// SQLite floor with its migrations; nothing of the server (the stores, threads, HTTP, the API).
+/// Each C library is wrapped by one module, which imports it internally. Where a new route,
+/// store query, wire field or reducer case goes: see the README's "How it is built".
 let package = Package(
     name: "Lucid",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "LucidModel", targets: ["LucidModel"]),
-        .library(name: "LucidStore", targets: ["LucidStore"]),
+        .library(name: "LucidWire", targets: ["LucidWire"]),
         .library(name: "LucidKit", targets: ["LucidKit"]),
+        .library(name: "LucidKitTesting", targets: ["LucidKitTesting"]),
     ],
     dependencies: [
         // TreeSet: a persistent hash set whose copies share structure, so every version of a
@@ -91,21 +103,29 @@ let package = Package(
         .target(name: "LucidLayout", dependencies: ["LucidModel"]),
 
         // What a store promises, without C: the protocols, their values and errors, and the
-        // engine both stores share (heads, version plans, order keys, stored forms, written
-        // as the API's documents are).
+        // engine both stores share (heads, version plans, stored forms, written as the API's
+        // documents are).
         .target(name: "LucidStore", dependencies: ["LucidModel", "LucidJSON"]),
+
+        // Forward-only schema migrations and their rules, for any database: both stores' and
+        // the device's file.
+        .target(name: "LucidMigrations"),
+
+        // One SQLite connection: opening, statements, errors, transactions, migrations and
+        // page copies. The floor of the server's SQLite store and of the device's file.
+        .target(name: "LucidSQLiteCore", dependencies: ["LucidMigrations", "CSQLite"]),
 
         // SQLite persistence of versioned journals, with backup and check.
         .target(
             name: "LucidSQLite",
-            dependencies: ["LucidModel", "LucidStore", "LucidJSON", "LucidThreads", "CSQLite"],
+            dependencies: ["LucidModel", "LucidStore", "LucidJSON", "LucidThreads", "LucidMigrations", "LucidSQLiteCore"],
             plugins: ["EmbedResources"]
         ),
 
         // PostgreSQL persistence through libpq, for running many instances on one database.
         .target(
             name: "LucidPostgres",
-            dependencies: ["LucidModel", "LucidStore", "LucidThreads", "CPostgres"],
+            dependencies: ["LucidModel", "LucidStore", "LucidThreads", "LucidMigrations", "CPostgres"],
             plugins: ["EmbedResources"]
         ),
 
@@ -126,11 +146,14 @@ let package = Package(
 
         // The API's documents as a client and the server both read and write them: the
         // model, actions, snapshots, history, problems, export and import formats.
-        .target(name: "LucidWire", dependencies: ["LucidModel", "LucidStore", "LucidJSON"]),
+        .target(name: "LucidWire", dependencies: ["LucidModel", "LucidJSON"]),
 
         // The offline-first client: a local queue of changes, the server's state, the merged
         // view of the two by the model's reducer, and a sync that never drops a change.
-        .target(name: "LucidKit", dependencies: ["LucidModel", "LucidStore", "LucidJSON", "LucidWire", "LucidSQLite"]),
+        .target(name: "LucidKit", dependencies: ["LucidModel", "LucidJSON", "LucidWire", "LucidMigrations", "LucidSQLiteCore"]),
+
+        // For an app's tests: a transport that puts a flaky network's faults before a real one.
+        .target(name: "LucidKitTesting", dependencies: ["LucidKit", "LucidWire"]),
 
         // Passwords (argon2id) and session tokens, over libsodium.
         .target(name: "LucidCrypto", dependencies: ["CSodium"]),
@@ -163,7 +186,8 @@ let package = Package(
         .executableTarget(
             name: "lucid",
             dependencies: [
-                "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidMetrics", "LucidKit", "LucidJSON",
+                "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidSQLiteCore", "LucidPostgres", "LucidModel", "LucidMetrics", "LucidKit",
+                "LucidJSON",
                 "LucidWire", "LucidThreads",
             ]),
 
@@ -175,7 +199,7 @@ let package = Package(
 
         .executableTarget(
             name: "lucid-bench-kit",
-            dependencies: ["LucidKit", "LucidModel", "LucidStore"],
+            dependencies: ["LucidKit", "LucidKitTesting", "LucidModel"],
             path: "Sources/BenchKit"
         ),
 
@@ -192,7 +216,10 @@ let package = Package(
         .target(name: "LucidPostgresTesting", dependencies: ["LucidPostgres"], path: "Tests/LucidPostgresTesting"),
         .testTarget(
             name: "LucidStoreTests",
-            dependencies: ["LucidModel", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidPostgresTesting", "LucidTestSupport", "LucidThreads"],
+            dependencies: [
+                "LucidModel", "LucidStore", "LucidSQLite", "LucidSQLiteCore", "LucidMigrations", "LucidPostgres", "LucidPostgresTesting",
+                "LucidTestSupport", "LucidThreads",
+            ],
             exclude: ["schema.golden.sql"]
         ),
         // A blocking HTTP/1.1 client over a socket, for the tests that talk to a real server,
@@ -203,8 +230,9 @@ let package = Package(
         .testTarget(
             name: "LucidAPITests",
             dependencies: [
-                "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidPostgres", "LucidModel", "LucidJSON", "LucidWire", "LucidCrypto", "LucidHTTPTesting",
-                "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics", "LucidKit",
+                "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidSQLiteCore", "LucidPostgres", "LucidModel", "LucidJSON", "LucidWire",
+                "LucidCrypto", "LucidHTTPTesting",
+                "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics", "LucidKit", "LucidKitTesting",
             ]
         ),
         .testTarget(
@@ -213,8 +241,9 @@ let package = Package(
             exclude: ["Samples"]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
-        .testTarget(name: "LucidKitTests", dependencies: ["LucidKit", "LucidModel", "LucidStore", "LucidJSON", "LucidWire", "LucidTestSupport"]),
-        .testTarget(name: "LucidPostgresTests", dependencies: ["LucidPostgres", "LucidPostgresTesting", "LucidStore", "LucidTestSupport"]),
+        .testTarget(name: "LucidKitTests", dependencies: ["LucidKit", "LucidModel", "LucidJSON", "LucidWire", "LucidTestSupport"]),
+        .testTarget(
+            name: "LucidPostgresTests", dependencies: ["LucidPostgres", "LucidPostgresTesting", "LucidStore", "LucidMigrations", "LucidTestSupport"]),
         .testTarget(name: "LucidLayoutTests", dependencies: ["LucidLayout", "LucidModel"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 import Foundation
 import LucidKit
+import LucidKitTesting
 import LucidModel
-import LucidStore
 
 // LucidKit's costs on a device: a local change at 10,000 dreams with 1,000 pending, the
 // merged view's rebuild after a new server version, 10,000 offline changes synced by

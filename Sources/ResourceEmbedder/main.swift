@@ -30,7 +30,7 @@ func literal(_ text: String) -> String {
 var source = "// Generated at build time by ResourceEmbedder. Do not edit.\n\n"
 switch kind {
 case "migrations", "postgres-migrations":
-    source += "package import LucidStore\n\nextension Migration {\n"
+    source += "package import LucidMigrations\n\nextension Migration {\n"
     if kind == "migrations" {
         source += "    /// The migrations of the top-level `migrations/` folder, in order.\n"
         source += "    package static let embedded: [Migration] = [\n"

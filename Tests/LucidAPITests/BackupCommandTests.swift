@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import LucidHTTPTesting
+import LucidSQLiteCore
 import Synchronization
 import Testing
 @testable import LucidSQLite

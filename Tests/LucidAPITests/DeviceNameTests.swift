@@ -1,3 +1,4 @@
+import LucidModel
 import Testing
 @testable import LucidAPI
 

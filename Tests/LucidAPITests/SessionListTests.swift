@@ -3,6 +3,7 @@ import Foundation
 import LucidCrypto
 import LucidHTTPTesting
 import LucidPostgres
+import LucidSQLiteCore
 import Testing
 @testable import LucidAPI
 @testable import LucidSQLite

@@ -2,6 +2,7 @@ import Foundation
 import LucidAPI
 import LucidCrypto
 import LucidHTTPTesting
+import LucidModel
 import LucidStore
 import Testing
 

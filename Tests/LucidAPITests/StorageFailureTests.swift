@@ -1,6 +1,7 @@
 import Foundation
 import LucidHTTPTesting
 import LucidPostgres
+import LucidSQLiteCore
 import Testing
 @testable import LucidSQLite
 @testable import LucidStore

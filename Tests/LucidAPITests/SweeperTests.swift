@@ -1,6 +1,7 @@
 import LucidCrypto
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import Synchronization
 import Testing
 @testable import LucidAPI

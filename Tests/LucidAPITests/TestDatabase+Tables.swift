@@ -1,6 +1,7 @@
 import Foundation
 import LucidPostgres
 @testable import LucidSQLite
+import LucidSQLiteCore
 @testable import LucidStore
 
 /// Looking at every table of the schema, whatever tables it has: for tests that must notice

@@ -2,6 +2,7 @@ import Foundation
 import LucidPostgres
 import LucidPostgresTesting
 @testable import LucidSQLite
+import LucidSQLiteCore
 @testable import LucidStore
 
 /// The database the integration tests run on: SQLite, or PostgreSQL when the environment

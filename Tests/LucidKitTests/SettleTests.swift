@@ -1,7 +1,6 @@
 import Foundation
 @testable import LucidKit
 import LucidModel
-import LucidStore
 import LucidTestSupport
 import Testing
 

@@ -2,7 +2,6 @@ import Foundation
 import LucidJSON
 @testable import LucidKit
 import LucidModel
-import LucidStore
 import LucidTestSupport
 import LucidWire
 import Testing

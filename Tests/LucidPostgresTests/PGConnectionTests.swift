@@ -1,4 +1,5 @@
 import Foundation
+import LucidMigrations
 import LucidPostgres
 import LucidPostgresTesting
 import LucidStore

@@ -1,6 +1,7 @@
 import Foundation
 import LucidModel
 @testable import LucidPostgres
+import LucidSQLiteCore
 import LucidTestSupport
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import LucidTestSupport
 import Testing
 @testable import LucidSQLite

@@ -1,3 +1,4 @@
+import LucidSQLiteCore
 import LucidTestSupport
 import Foundation
 import Synchronization

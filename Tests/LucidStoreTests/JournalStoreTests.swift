@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import Testing
 @testable import LucidSQLite
 @testable import LucidStore

@@ -1,7 +1,9 @@
 import Foundation
+import LucidMigrations
 import LucidModel
 import LucidPostgres
 @testable import LucidSQLite
+import LucidSQLiteCore
 import Testing
 @testable import LucidStore
 

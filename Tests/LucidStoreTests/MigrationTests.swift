@@ -1,5 +1,7 @@
 import Foundation
+import LucidMigrations
 import LucidModel
+import LucidSQLiteCore
 import LucidTestSupport
 import Testing
 @testable import LucidSQLite

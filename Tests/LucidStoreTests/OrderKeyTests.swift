@@ -1,3 +1,4 @@
+import LucidModel
 import LucidTestSupport
 import Testing
 @testable import LucidStore

@@ -1,6 +1,8 @@
 import Foundation
+import LucidMigrations
 import LucidModel
 import LucidPostgres
+import LucidSQLiteCore
 import LucidTestSupport
 import Testing
 @testable import LucidPostgres

@@ -1,5 +1,7 @@
 import Foundation
+import LucidMigrations
 import LucidModel
+import LucidSQLiteCore
 import Testing
 @testable import LucidPostgres
 @testable import LucidSQLite

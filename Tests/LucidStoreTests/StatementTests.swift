@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import LucidThreads
 import Testing
 @testable import LucidSQLite

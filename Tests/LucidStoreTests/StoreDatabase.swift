@@ -3,6 +3,7 @@ import LucidModel
 import LucidPostgres
 import LucidPostgresTesting
 @testable import LucidSQLite
+import LucidSQLiteCore
 @testable import LucidStore
 
 /// The stores the contract tests run against: every `@Test(arguments: StoreKind.allCases)`

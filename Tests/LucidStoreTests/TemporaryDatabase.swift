@@ -1,6 +1,7 @@
 import Foundation
 import LucidModel
 @testable import LucidSQLite
+import LucidSQLiteCore
 @testable import LucidStore
 
 /// A database file in a fresh temporary folder, removed when the test is done with it.

@@ -1,4 +1,5 @@
 import Foundation
+import LucidSQLiteCore
 import LucidTestSupport
 import LucidThreads
 import Synchronization

@@ -1,5 +1,4 @@
 import LucidModel
-import LucidStore
 import LucidWire
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import LucidModel
-import LucidStore
 
 /// Three dreams, fixed to the millisecond, and each as the API writes it: what the answer
 /// tests write and compare as text.

@@ -1,6 +1,5 @@
 import LucidJSON
 import LucidModel
-import LucidStore
 import LucidWire
 import Testing
 

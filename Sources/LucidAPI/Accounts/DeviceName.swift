@@ -1,4 +1,5 @@
 import LucidJSON
+import LucidModel
 import LucidWire
 
 /// The name a session goes by in `GET /v1/sessions`: the `deviceName` a client gave at

@@ -1,4 +1,5 @@
 import LucidHTTP
+import LucidModel
 import LucidStore
 import LucidWire
 

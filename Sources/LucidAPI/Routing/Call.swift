@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTP
+import LucidModel
 import LucidStore
 
 /// A request on its way through the API, as its handler reads it. The helpers that read a

@@ -1,5 +1,4 @@
 public import LucidModel
-public import LucidStore
 
 extension LocalJournal {
     /// What a version from the server did to the device's state.

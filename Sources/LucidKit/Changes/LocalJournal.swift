@@ -1,5 +1,4 @@
 public import LucidModel
-public import LucidStore
 
 /// A device's journal as values: the server's state at a version, the changes made here that
 /// the server has not answered yet, in order, and those it refused. What the user sees is

@@ -1,6 +1,5 @@
 import LucidJSON
 import LucidModel
-import LucidStore
 import LucidWire
 
 /// Many pending changes in one request, `POST /v1/changes`, and what its answer means for

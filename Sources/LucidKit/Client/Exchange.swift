@@ -1,6 +1,5 @@
 import LucidJSON
 import LucidModel
-import LucidStore
 import LucidWire
 
 /// The request that sends a change, and what its answer means: pure, so each rule is

@@ -1,7 +1,6 @@
 import Foundation
 import LucidJSON
-import LucidModel
-import LucidStore
+public import LucidModel
 import LucidWire
 
 extension JournalClient {

@@ -1,5 +1,4 @@
 public import LucidModel
-import LucidStore
 public import LucidWire
 
 extension JournalClient {

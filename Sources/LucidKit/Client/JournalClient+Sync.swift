@@ -1,6 +1,5 @@
 import Foundation
 import LucidModel
-import LucidStore
 import LucidWire
 import Synchronization
 

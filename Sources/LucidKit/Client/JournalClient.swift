@@ -1,6 +1,5 @@
 import Foundation
 public import LucidModel
-import LucidStore
 import Synchronization
 
 /// What an app shows: the merged view and where its changes stand.

@@ -1,5 +1,4 @@
 import LucidModel
-import LucidStore
 
 /// What an answer does to the device's journal: a value the client applies in one write of
 /// the file, and hands back what it came to.

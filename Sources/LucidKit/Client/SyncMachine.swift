@@ -1,5 +1,4 @@
 import LucidModel
-import LucidStore
 import LucidWire
 
 /// Every decision of a sync, as one value: what to ask the server next, what each answer

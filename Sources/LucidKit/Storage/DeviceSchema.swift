@@ -1,4 +1,4 @@
-import LucidStore
+import LucidMigrations
 
 /// The tables of one account's file on a device. A change and its place in the queue are one
 /// row, written in the transaction that makes the change.

@@ -1,8 +1,7 @@
 import Foundation
 import LucidJSON
 import LucidModel
-import LucidSQLite
-import LucidStore
+import LucidSQLiteCore
 import LucidWire
 
 // The device's tables read into values and written from them.

@@ -1,8 +1,8 @@
 public import Foundation
 import LucidJSON
+import LucidMigrations
 import LucidModel
-import LucidSQLite
-import LucidStore
+import LucidSQLiteCore
 import LucidWire
 import Synchronization
 

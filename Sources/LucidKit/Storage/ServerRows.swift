@@ -1,8 +1,7 @@
 import Foundation
 import LucidJSON
 import LucidModel
-import LucidSQLite
-import LucidStore
+import LucidSQLiteCore
 import LucidWire
 
 /// The server's dreams as rows of the device's file, ordered by fractional keys (as the

@@ -1,3 +1,4 @@
+package import LucidMigrations
 package import LucidStore
 
 /// A PostgreSQL database migrates in transactions that all take one advisory lock, so that

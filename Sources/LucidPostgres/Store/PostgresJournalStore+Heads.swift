@@ -1,6 +1,6 @@
 import Synchronization
 public import Foundation
-import LucidModel
+public import LucidModel
 public import LucidStore
 
 extension PostgresJournalStore {

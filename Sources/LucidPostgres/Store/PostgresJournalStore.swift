@@ -1,4 +1,5 @@
 public import Foundation
+import LucidMigrations
 public import LucidModel
 public import LucidStore
 import Synchronization

@@ -1,3 +1,4 @@
+import LucidSQLiteCore
 import LucidStore
 import LucidThreads
 

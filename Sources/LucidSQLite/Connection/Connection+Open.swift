@@ -1,11 +1,16 @@
 import Foundation
+import LucidMigrations
+import LucidSQLiteCore
 import LucidStore
 
 extension Connection {
     /// A connection to the database at `path`, creating the file and its folder if needed,
-    /// with every migration of `migrations` applied. It holds this process's claim on the
-    /// database, taken before anything is read: `.inUse` if another process holds it.
-    static func openMigrated(_ path: String, migrations: [Migration]) throws(StoreOpeningError) -> Connection {
+    /// with every migration of `migrations` applied, and this process's claim on the
+    /// database, taken before anything is read (`.inUse` if another process holds it), for
+    /// the caller to hold as long as it keeps the connection.
+    static func openMigrated(
+        _ path: String, migrations: [Migration]
+    ) throws(StoreOpeningError) -> (connection: Connection, claim: DatabaseLock) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -15,7 +20,6 @@ extension Connection {
         let claim = try DatabaseLock.claim(path)
         let connection: Connection
         do throws(SQLiteError) { connection = try Connection(path: path) } catch { throw .database(error.description) }
-        connection.claim = claim
         do throws(MigrationFailure<SQLiteError>) {
             try connection.migrate(to: migrations)
         } catch {
@@ -24,6 +28,6 @@ extension Connection {
             case .unknownMigration(let name): throw .newerSchema(name)
             }
         }
-        return connection
+        return (connection, claim)
     }
 }

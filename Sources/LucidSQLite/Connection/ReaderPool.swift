@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LucidSQLiteCore
 import LucidStore
 import LucidThreads
 

@@ -1,13 +1,15 @@
 import Foundation
-private import CSQLite
+import LucidSQLiteCore
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The database's write-ahead log, as a file the store syncs itself.
 ///
 /// The writer's connection commits with `synchronous = NORMAL`: SQLite writes a commit's
-/// frames into the log and returns without waiting for the disk. One `fdatasync` of the log
+/// frames into the log and returns without waiting for the disk. One sync of the log
 /// then makes every commit written before it durable, and it runs without the writer lock,
 /// so the next group's writes go on while the disk syncs (see ``SyncTurn``). A sync covers
 /// the file, not the descriptor that wrote it, so this descriptor's sync covers SQLite's
@@ -44,7 +46,7 @@ final class WriteAheadLog: @unchecked Sendable {
     /// Waits until everything written to the log so far is on disk.
     func sync() throws(SQLiteError) {
         if !isCurrent() { try reopen() }
-        while fdatasync(descriptor) != 0 {
+        while !Self.syncData(descriptor) {
             guard errno == EINTR else { throw Self.failure("syncing the write-ahead log") }
         }
     }
@@ -67,8 +69,18 @@ final class WriteAheadLog: @unchecked Sendable {
         identity = (UInt(status.st_dev), UInt(status.st_ino))
     }
 
-    /// A failed system call, as SQLite reports a failed sync (`SQLITE_IOERR_FSYNC`).
+    /// Syncs the file's data to the disk itself, the way the platform does it: on Darwin
+    /// `fsync` reaches only the drive's cache, and `F_FULLFSYNC` the medium.
+    private static func syncData(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin)
+        fcntl(descriptor, F_FULLFSYNC) != -1
+        #else
+        fdatasync(descriptor) == 0
+        #endif
+    }
+
+    /// A failed system call, as SQLite reports a failed sync.
     private static func failure(_ doing: String) -> SQLiteError {
-        SQLiteError(code: SQLITE_IOERR | (4 << 8), message: "\(doing): \(String(cString: strerror(errno)))")
+        .syncFailed(doing, reason: String(cString: strerror(errno)))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LucidSQLiteCore
 import LucidStore
 
 /// What only the writer touches: its connection, the order keys of loaded journals, and

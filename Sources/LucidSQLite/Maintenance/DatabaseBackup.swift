@@ -1,4 +1,4 @@
-private import CSQLite
+public import LucidSQLiteCore
 import LucidStore
 
 /// Why a backup could not be made. Nothing is left at the destination when it fails.
@@ -108,18 +108,13 @@ public enum DatabaseBackup {
         } catch {
             throw .unwritable(destination: destination, reason: "\(error)")
         }
-        guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
-            throw .unwritable(destination: destination, reason: "\(target.error(sqlite3_errcode(target.handle)))")
-        }
-        // -1: every page in one step, from the snapshot the read transaction holds.
-        let stepped = sqlite3_backup_step(backup, -1)
-        let pages = Int(sqlite3_backup_pagecount(backup))
-        // finish() leaves the step's error, if any, on the target's handle.
-        let finished = sqlite3_backup_finish(backup)
-        guard stepped == SQLITE_DONE, finished == SQLITE_OK else {
-            let error = target.error(finished != SQLITE_OK ? finished : stepped)
-            switch error.code & 0xFF {
-            case SQLITE_CORRUPT, SQLITE_NOTADB: throw .unreadable(database: database, error)
+        // Every page in one step, from the snapshot the read transaction holds.
+        let pages: Int
+        do throws(SQLiteError) {
+            pages = try target.copyPages(from: source)
+        } catch {
+            switch error.kind {
+            case .corrupt: throw .unreadable(database: database, error)
             default: throw .unwritable(destination: destination, reason: "\(error)")
             }
         }

@@ -1,5 +1,6 @@
-private import CSQLite
 import Foundation
+import LucidMigrations
+public import LucidSQLiteCore
 import LucidStore
 
 /// One thing `lucid check` found wrong with a database.

@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import LucidStore
 
 extension JournalCheck {

@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import LucidStore
 
 /// The checks of one journal, for `lucid check`: its versions run from 1 without gaps,

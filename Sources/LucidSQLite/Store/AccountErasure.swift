@@ -1,4 +1,5 @@
 import Foundation
+import LucidSQLiteCore
 import LucidStore
 
 /// Deleting one user and every row of theirs, over one connection, inside the caller's

@@ -1,18 +1,24 @@
 public import Foundation
 public import LucidModel
+import LucidMigrations
+import LucidSQLiteCore
 public import LucidStore
 import Synchronization
 
 /// Users and their sessions in a SQLite database, through one connection of their own.
 public final class SQLiteAccountStore: AccountStore {
     private let connection: Mutex<Connection>
+    /// This process's claim on the database, released when the store closes.
+    private let claim: DatabaseLock
 
     /// One process owns a SQLite database (it holds the database's lock file).
     public var isShared: Bool { false }
 
     /// Opens the database at `path`, applying any migrations it lacks.
     public init(path: String) throws(StoreOpeningError) {
-        connection = Mutex(try Connection.openMigrated(path, migrations: Migration.embedded))
+        let (connection, claim) = try Connection.openMigrated(path, migrations: Migration.embedded)
+        self.connection = Mutex(connection)
+        self.claim = claim
     }
 
     public func register(

@@ -1,5 +1,6 @@
 public import Foundation
 public import LucidModel
+import LucidSQLiteCore
 public import LucidStore
 
 /// Each device's list-screen state, per user, beside the journals but outside their history:

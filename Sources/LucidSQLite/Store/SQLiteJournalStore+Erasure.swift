@@ -1,5 +1,6 @@
 public import Foundation
 import LucidModel
+import LucidSQLiteCore
 public import LucidStore
 import LucidThreads
 

@@ -1,3 +1,4 @@
+import LucidSQLiteCore
 import LucidThreads
 public import Foundation
 import LucidModel

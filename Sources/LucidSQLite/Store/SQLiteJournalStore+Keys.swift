@@ -1,5 +1,6 @@
 public import Foundation
 public import LucidModel
+import LucidSQLiteCore
 public import LucidStore
 
 extension SQLiteJournalStore {

@@ -1,4 +1,5 @@
 public import Foundation
+public import LucidModel
 public import LucidStore
 import LucidThreads
 

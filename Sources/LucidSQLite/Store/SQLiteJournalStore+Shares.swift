@@ -1,5 +1,6 @@
 public import Foundation
 public import LucidModel
+import LucidSQLiteCore
 public import LucidStore
 
 /// Share links, beside the journals: frozen copies of dreams, outside their history. Writes

@@ -1,5 +1,7 @@
 public import Foundation
+import LucidMigrations
 public import LucidModel
+import LucidSQLiteCore
 public import LucidStore
 import LucidThreads
 
@@ -37,6 +39,8 @@ public final class SQLiteJournalStore: JournalStore {
     /// Whether the schema has the search index (`0011_search`): always, but for tests that
     /// open a database at an older schema, as an older build of Lucid would, which wrote none.
     let searchIndexed: Bool
+    /// This process's claim on the database, released when the store closes.
+    private let claim: DatabaseLock
 
     /// Opens the database at `path` (creating it and its folder if needed) and applies
     /// any migrations it lacks. The heads of recently used journals stay in memory up to
@@ -52,7 +56,8 @@ public final class SQLiteJournalStore: JournalStore {
         path: String, migrations: [Migration], headCacheBytes: Int = StoreLimits.defaultHeadCacheBytes,
         owners: JournalOwners = .anyone
     ) throws(StoreOpeningError) {
-        let writer = try Connection.openMigrated(path, migrations: migrations)
+        let (writer, claim) = try Connection.openMigrated(path, migrations: migrations)
+        self.claim = claim
         searchIndexed = migrations.contains { $0.name == SearchTables.migration }
         // Journals written before the search index get theirs before anything is served.
         if searchIndexed {

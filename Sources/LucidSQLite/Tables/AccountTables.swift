@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import LucidStore
 
 /// The SQL of users and sessions that account decisions are made with, over the account

@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import LucidStore
 
 /// The SQL of device states, over one connection. Every query is scoped by the user. The

@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import LucidStore
 
 /// A dream record as a row of SQLite's `dream_revisions`, and back.

@@ -1,6 +1,6 @@
 import Foundation
 import LucidModel
-private import CSQLite
+import LucidSQLiteCore
 import LucidStore
 
 /// The journal SQL, over one connection. Every query is scoped by the user.
@@ -53,7 +53,7 @@ struct JournalTables {
     }
 
     private static func missing(_ version: Int) -> SQLiteError {
-        SQLiteError(code: SQLITE_CORRUPT, message: "version \(version) is referred to but missing")
+        SQLiteError.corrupt("version \(version) is referred to but missing")
     }
 
     /// Versions below `before`, newest first: up to `limit` of them, and no more than fit
@@ -214,7 +214,7 @@ struct JournalTables {
     private static func all<T>(_ rows: [T?], from table: String) throws(SQLiteError) -> [T] {
         let read = rows.compactMap { $0 }
         guard read.count == rows.count else {
-            throw SQLiteError(code: SQLITE_CORRUPT, message: "a row of \(table) holds a value Lucid never writes")
+            throw SQLiteError.corrupt("a row of \(table) holds a value Lucid never writes")
         }
         return read
     }

@@ -1,7 +1,7 @@
 import Foundation
 import LucidJSON
 import LucidModel
-private import CSQLite
+import LucidSQLiteCore
 import LucidStore
 
 /// The search index's SQL (see `0011_search.sql`), over one connection. Every query is
@@ -101,7 +101,7 @@ struct SearchTables {
                 WHERE dream_search MATCH ? AND r.user_id = ?
                 """).query(.text(Self.match(terms, key: SearchKey.of(user))), .id(user)) { $0.optionalText(0) }
             guard let ids = UUID.all(fromHex: (hex.first ?? nil) ?? "") else {
-                throw SQLiteError(code: SQLITE_CORRUPT, message: "dream_search_rows holds an id Lucid never writes")
+                throw SQLiteError.corrupt("dream_search_rows holds an id Lucid never writes")
             }
             return (version, Set(ids))
         }

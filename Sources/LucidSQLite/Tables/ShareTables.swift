@@ -1,5 +1,6 @@
 import Foundation
 import LucidModel
+import LucidSQLiteCore
 import LucidStore
 
 /// The SQL of share links, over one connection: a frozen copy of the dreams, found by the

@@ -1,5 +1,5 @@
 package import Foundation
-import LucidModel
+package import LucidModel
 
 // What every store decides alike when it reads, whatever database answers: which versions a
 // read may ask for, which change an undo or a redo takes, and when a search can trust its

@@ -1,5 +1,5 @@
 public import Foundation
-package import LucidModel
+public import LucidModel
 
 /// What one version changes in a journal's search index, which holds a row for every dream
 /// live now with the words of its description and tags (`SearchText.indexedWords(of:)`):

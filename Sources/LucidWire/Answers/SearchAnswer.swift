@@ -1,6 +1,5 @@
 public import LucidJSON
 public import LucidModel
-public import LucidStore
 
 /// A page of what a search found: the answer of `GET /v1/dreams/search`,
 /// `{version, total, items: [{dream, snippet}], nextCursor}`.

@@ -1,6 +1,5 @@
 public import LucidJSON
 public import LucidModel
-public import LucidStore
 
 /// A journal's dreams in sections, as a table view shows them, and with `update` the batch
 /// update that brings the sections of an earlier version to these: the answer of

@@ -1,6 +1,5 @@
 public import LucidJSON
 public import LucidModel
-public import LucidStore
 
 /// What a journal's dreams show over a range of days, with runs judged against `today`: the
 /// answer of `GET /v1/stats`.

@@ -1,6 +1,5 @@
 package import LucidJSON
 package import LucidModel
-package import LucidStore
 
 // The answers' values read back, each the inverse of its form in Wire+Encoding.swift.
 

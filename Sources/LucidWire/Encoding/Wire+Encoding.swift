@@ -1,7 +1,6 @@
 import Foundation
 public import LucidJSON
 public import LucidModel
-public import LucidStore
 
 // How the domain looks on the wire. Member order is fixed here, so responses are stable.
 
@@ -80,17 +79,8 @@ extension User: JSONRepresentable {
 }
 
 /// `{version, diff}`: the answer to undo, redo, a batch of actions, and "what changed since".
-package struct VersionedDiff: JSONRepresentable, Hashable, Sendable {
-    package var version: Int
-    package var diff: ModelDiff
-
-    /// The diff that brings a client to `version`.
-    package init(version: Int, diff: ModelDiff) {
-        self.version = version
-        self.diff = diff
-    }
-
-    package func write(to writer: inout JSONWriter) {
+extension VersionedDiff: JSONRepresentable {
+    public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("version"); writer.int(version)
         writer.key("diff"); writer.value(diff)

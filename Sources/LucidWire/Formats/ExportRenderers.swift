@@ -1,7 +1,6 @@
 import Foundation
 import LucidJSON
 package import LucidModel
-package import LucidStore
 
 /// What an export says of the journal besides its dreams.
 package struct ExportContext: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import LucidSQLite
+import LucidSQLiteCore
 import LucidStore
 
 /// `lucid check [--database PATH]`: checks a SQLite database (a backup, or one a server is

@@ -3,6 +3,7 @@ import LucidCrypto
 import LucidHTTPTesting
 @testable import LucidAPI
 import LucidKit
+import LucidKitTesting
 import LucidModel
 import LucidStore
 import LucidWire

@@ -1,6 +1,7 @@
 import Foundation
 import LucidHTTPTesting
 import LucidKit
+import LucidKitTesting
 import LucidModel
 import LucidStore
 import Synchronization

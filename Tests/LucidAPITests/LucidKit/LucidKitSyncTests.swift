@@ -2,6 +2,7 @@ import Foundation
 import LucidHTTPTesting
 import LucidJSON
 import LucidKit
+import LucidKitTesting
 import LucidModel
 import LucidStore
 import LucidWire

@@ -1,31 +1,28 @@
 private import CSQLite
-import LucidStore
 
 /// One SQLite connection. Not thread-safe by itself: its owner serializes access.
 ///
 /// `@unchecked Sendable` so that it can move between threads: the handle is opened with
 /// `SQLITE_OPEN_NOMUTEX`, which allows any thread to use it as long as only one does at a
-/// time, and every owner guarantees that (the writer behind its `Mutex`, `ReaderPool` by
-/// lending each connection to one thread until it is given back).
+/// time, and every owner guarantees that (a server's writer behind its lock, its reader pool
+/// by lending each connection to one thread until it is given back, a device's store on its
+/// own queue).
 package final class Connection: @unchecked Sendable {
-    /// The sqlite3 handle; owned, closed in `deinit`. Internal only for the backup, which
-    /// hands two handles to `sqlite3_backup_init`.
+    /// The sqlite3 handle; owned, closed in `deinit`.
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
-    /// This process's claim on the database, for a connection that owns it; released
-    /// (with the last such connection) when the connection closes.
-    var claim: DatabaseLock?
 
     /// How long a statement waits for another connection's lock before it fails as busy, in milliseconds.
-    static let busyTimeout: Int32 = 5_000
+    package static let busyTimeout: Int32 = 5_000
 
     /// What a connection is for, which decides how it opens its file.
     package enum Purpose {
-        /// A server's: read-write, the file created if missing, in WAL mode with full syncs,
-        /// so a committed transaction is on disk before `commit` returns. Deleted content is
-        /// overwritten with zeros (`secure_delete`), so a deleted account leaves no copy in
-        /// free space or on the freelist, whichever write moved or freed its rows earlier.
-        case serving
+        /// Keeping a journal, on a server or a device: read-write, the file created if
+        /// missing, in WAL mode with full syncs, so a committed transaction is on disk before
+        /// `commit` returns. Deleted content is overwritten with zeros (`secure_delete`), so
+        /// a deleted dream or account leaves no copy in free space or on the freelist,
+        /// whichever write moved or freed its rows earlier.
+        case writing
         /// Reading only: the file is never created and nothing in it changes, not even its
         /// journal mode, so a server that has it open goes on as if nobody looked.
         case reading
@@ -35,9 +32,9 @@ package final class Connection: @unchecked Sendable {
         case filling
     }
 
-    /// Opens the database at `path` for `purpose`: by default as a server does, creating
-    /// it if needed, in WAL mode with full syncs.
-    package init(path: String, for purpose: Purpose = .serving) throws(SQLiteError) {
+    /// Opens the database at `path` for `purpose`: by default for ``Purpose/writing``,
+    /// creating it if needed, in WAL mode with full syncs.
+    package init(path: String, for purpose: Purpose = .writing) throws(SQLiteError) {
         var handle: OpaquePointer?
         let access = purpose == .reading ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -51,7 +48,7 @@ package final class Connection: @unchecked Sendable {
         self.handle = handle
         sqlite3_busy_timeout(handle, Self.busyTimeout)
         switch purpose {
-        case .serving:
+        case .writing:
             // secure_delete ON, not FAST: FAST leaves freed pages (an overflow page of a long
             // dream, a revoked share) as they were on the freelist.
             try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;")
@@ -67,7 +64,7 @@ package final class Connection: @unchecked Sendable {
     }
 
     /// The error SQLite reports for the last call on this connection, read at once.
-    func error(_ code: Int32) -> SQLiteError {
+    package func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))
     }
 
@@ -90,14 +87,14 @@ package final class Connection: @unchecked Sendable {
 
     /// How many virtual-machine steps the statements of this connection have run since the
     /// last call, for tests that compare the cost of queries without timing them.
-    func takeSteps() -> Int {
+    package func takeSteps() -> Int {
         statements.values.reduce(0) { $0 + $1.takeSteps() }
     }
 
     /// How many times SQLite has compiled this connection's statements again since each was
     /// prepared: when the schema changed, or when a parameter's value could change the plan.
     /// For tests that hold the statements run per write to being compiled once.
-    func recompilations() -> Int {
+    package func recompilations() -> Int {
         statements.values.reduce(0) { $0 + $1.recompilations() }
     }
 
@@ -118,7 +115,7 @@ package final class Connection: @unchecked Sendable {
 
     /// Runs `body` with the busy handler waiting at most `milliseconds` for other
     /// connections' locks, then puts back ``busyTimeout``.
-    func waitingAtMost<T>(milliseconds: Int32, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    package func waitingAtMost<T>(milliseconds: Int32, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         sqlite3_busy_timeout(handle, milliseconds)
         defer { sqlite3_busy_timeout(handle, Self.busyTimeout) }
         return try body()

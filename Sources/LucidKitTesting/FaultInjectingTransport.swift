@@ -1,4 +1,5 @@
 public import Foundation
+public import LucidKit
 import LucidWire
 import Synchronization
 

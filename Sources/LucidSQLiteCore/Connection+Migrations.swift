@@ -1,7 +1,7 @@
-package import LucidStore
+package import LucidMigrations
 
-/// A SQLite database migrates in transactions of its one writing connection: the process
-/// holds the database's lock file, so no other migrator runs beside it.
+/// A SQLite database migrates in immediate transactions: each takes the write lock before it
+/// reads the names applied, so processes that open one file at once apply each migration once.
 extension Connection: SchemaMigrations {
     package func migrationTransaction<T>(_ body: (_ recorded: Set<String>) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         try transaction { () throws(SQLiteError) -> T in

@@ -1,6 +1,5 @@
 private import CSQLite
 package import Foundation
-import LucidStore
 
 /// A value bound to a statement parameter.
 package enum SQLValue: Sendable {
@@ -63,7 +62,7 @@ package final class Statement {
     }
 
     /// Runs the statement with `values`, handing each row to `body` until it returns false.
-    func scan(_ values: [SQLValue], _ body: (Row) -> Bool) throws(SQLiteError) {
+    package func scan(_ values: [SQLValue], _ body: (Row) -> Bool) throws(SQLiteError) {
         try bind(values)
         defer { reset() }
         while true {
@@ -76,7 +75,7 @@ package final class Statement {
 
     /// How many virtual-machine steps the statement has run since the last call: a
     /// measure of the work SQLite did that does not depend on the machine's speed.
-    func takeSteps() -> Int {
+    package func takeSteps() -> Int {
         Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 1))
     }
 
@@ -117,7 +116,7 @@ package final class Statement {
     }
 
     /// How many times SQLite compiled the statement again since it was prepared.
-    func recompilations() -> Int {
+    package func recompilations() -> Int {
         Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0))
     }
 

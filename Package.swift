@@ -29,7 +29,8 @@ import PackageDescription
 /// store query, wire field or reducer case goes: see the README's "How it is built".
 let package = Package(
     name: "Lucid",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // LucidKit's: as far back as Observation goes. The server is for Linux alone.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "LucidModel", targets: ["LucidModel"]),
         .library(name: "LucidWire", targets: ["LucidWire"]),

@@ -2,11 +2,13 @@
 """Checks that LucidKit, which is for iPhones first, stands on a floor an iPhone has.
 
 Reads the module graph from `swift package describe --type json` and fails when
-- LucidKit's dependency closure holds a module of the server (either store, the store
-  contract, threads, HTTP, the API, metrics, crypto) or its C, or
+- the dependency closure of LucidKit and LucidKitTesting holds a module of the server
+  (either store, the store contract, threads, HTTP, the API, metrics, crypto) or its C,
 - a Swift file of the closure imports a module or calls a function Darwin lacks outside
   a branch that only Linux compiles (`#if os(Linux)`, `#if canImport(Glibc)`, the `#else`
-  of `#if canImport(Darwin)`, and the like).
+  of `#if canImport(Darwin)`, and the like), or
+- it uses what Apple's platforms have only after LucidKit's (iOS 17, macOS 14): the
+  Synchronization module's `Mutex` and `Atomic`.
 
 `--self-test` runs the file check on samples that must pass and samples that must fail.
 """
@@ -37,6 +39,9 @@ LINUX_CALLS = {
 
 LINUX_CONDITION = re.compile(r"os\(Linux\)|canImport\((Glibc|Musl|FoundationNetworking)\)")
 DARWIN_CONDITION = re.compile(r"canImport\(Darwin\)|os\((macOS|iOS|tvOS|watchOS|visionOS)\)")
+# What iOS 17 and macOS 14 lack, by the name a file uses.
+NEWER_THAN_FLOOR = {"Synchronization", "Mutex", "Atomic"}
+
 CALL = re.compile(r"\b(" + "|".join(sorted(LINUX_CALLS)) + r")\b")
 IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public |package |internal |private |fileprivate )?import\s+(\w+)")
 
@@ -46,7 +51,7 @@ def only_linux(condition: str) -> bool:
     return bool(LINUX_CONDITION.search(condition)) and "!" not in condition
 
 
-def faults(text: str, name: str) -> list[str]:
+def faults(text: str, label: str) -> list[str]:
     """What `text`, a Swift file, uses that Darwin lacks outside Linux-only branches."""
     found = []
     # One entry per open #if: whether the branch being read is Linux-only, and whether an
@@ -73,11 +78,13 @@ def faults(text: str, name: str) -> list[str]:
             continue
         code = stripped.split("//", 1)[0]
         imported = IMPORT.match(code)
+        for newer in re.findall(r"\b(" + "|".join(sorted(NEWER_THAN_FLOOR)) + r")\b", code):
+            found.append(f"{label}:{number}: uses {newer}, which iOS 17 and macOS 14 lack")
         if imported and imported.group(1) in LINUX_MODULES:
-            found.append(f"{name}:{number}: imports {imported.group(1)}, which Darwin lacks, outside #if os(Linux)")
+            found.append(f"{label}:{number}: imports {imported.group(1)}, which Darwin lacks, outside #if os(Linux)")
         elif not imported:
             for call in CALL.findall(code):
-                found.append(f"{name}:{number}: uses {call}, which Darwin lacks, outside #if os(Linux)")
+                found.append(f"{label}:{number}: uses {call}, which Darwin lacks, outside #if os(Linux)")
     return found
 
 
@@ -95,6 +102,7 @@ def self_test() -> None:
         "else of Linux": "#if os(Linux)\nimport Glibc\n#else\nlet e = epoll_create1(0)\n#endif\n",
         "negated": "#if !os(Linux)\nfdatasync(fd)\n#endif\n",
         "networking": "public import FoundationNetworking\n",
+        "mutex": "import Synchronization\nlet lock = Mutex(0)\n",
     }
     for label, text in passing.items():
         assert not faults(text, label), f"self-test: {label} should pass: {faults(text, label)}"
@@ -111,14 +119,14 @@ def main() -> int:
     described = subprocess.run(
         ["swift", "package", "describe", "--type", "json"], cwd=root, check=True, capture_output=True, text=True)
     targets = {target["name"]: target for target in json.loads(described.stdout)["targets"]}
-    closure, pending = set(), ["LucidKit"]
+    closure, pending = set(), ["LucidKit", "LucidKitTesting"]
     while pending:
         name = pending.pop()
         if name in closure:
             continue
         closure.add(name)
         pending += targets[name].get("target_dependencies", [])
-    problems = [f"LucidKit depends on the server's {name}" for name in sorted(closure & SERVER_MODULES)]
+    problems = [f"LucidKit or LucidKitTesting depends on the server's {name}" for name in sorted(closure & SERVER_MODULES)]
     files = 0
     for name in sorted(closure):
         target = targets[name]
@@ -134,7 +142,7 @@ def main() -> int:
     if problems:
         return 1
     print(f"client floor: LucidKit's closure ({', '.join(sorted(closure))}) has no server module; "
-          f"its {files} Swift files use nothing Darwin lacks")
+          f"its {files} Swift files use nothing Darwin, iOS 17 or macOS 14 lacks")
     return 0
 
 

@@ -1,7 +1,6 @@
 public import Foundation
 public import LucidKit
 import LucidWire
-import Synchronization
 
 /// A transport that puts faults between a client and a real transport, for tests of what a
 /// flaky network does: each request takes the next planned fault, or goes through.
@@ -21,14 +20,14 @@ public final class FaultInjectingTransport: Transport {
     }
 
     private let inner: any Transport
-    private let plan: Mutex<(faults: [Fault], chooser: (@Sendable (APIRequest) -> Fault?)?)>
-    private let counts = Mutex<(sent: Int, faulted: Int)>((0, 0))
+    private let plan: Protected<(faults: [Fault], chooser: (@Sendable (APIRequest) -> Fault?)?)>
+    private let counts = Protected<(sent: Int, faulted: Int)>((0, 0))
 
     /// Faults put before `inner`; `chooser`, if given, is asked for every request the plan
     /// has no fault for.
     public init(_ inner: any Transport, chooser: (@Sendable (APIRequest) -> Fault?)? = nil) {
         self.inner = inner
-        plan = Mutex(([], chooser))
+        plan = Protected(([], chooser))
     }
 
     /// Queues faults for the next requests (events streams included), in order.

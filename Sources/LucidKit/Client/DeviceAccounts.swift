@@ -36,11 +36,25 @@ public enum AccountError: Error, Hashable, Sendable, CustomStringConvertible {
 /// send the first one's queue; signing the first back in finds it as it was.
 public struct DeviceAccounts: Sendable {
     public let folder: URL
+    /// What the server's list of sessions calls this device (`GET /v1/sessions`); nil: the
+    /// server names it from the `User-Agent`.
+    public let deviceName: String?
     let transport: any Transport
 
-    public init(folder: URL, transport: any Transport) {
+    /// The accounts kept in `folder`, signing in as `deviceName`: by default the host's name.
+    public init(folder: URL, transport: any Transport, deviceName: String? = DeviceAccounts.hostName) {
         self.folder = folder
         self.transport = transport
+        self.deviceName = deviceName
+    }
+
+    /// The host's name as the server takes a device's name (at most 100 characters, no
+    /// control, format or separator characters); nil if nothing is left.
+    public static var hostName: String? {
+        let refused: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
+        let scalars = ProcessInfo.processInfo.hostName.unicodeScalars.filter { !refused.contains($0.properties.generalCategory) }
+        let name = String(String.UnicodeScalarView(scalars.prefix(100)))
+        return name.isEmpty ? nil : name
     }
 
     private var currentNote: URL { folder.appendingPathComponent("current") }
@@ -66,13 +80,13 @@ public struct DeviceAccounts: Sendable {
     /// Creates the user on the server and signs in as them.
     public func register(server: URL, username: String, password: String) async throws(AccountError) -> DeviceStore {
         let token = try await session("/v1/users", server: server, username: username, password: password)
-        return try use(server: server, username: username, token: token)
+        return try await use(server: server, username: username, token: token)
     }
 
     /// Signs in; the account's queue, if the device kept one, is sent on with its keys.
     public func signIn(server: URL, username: String, password: String) async throws(AccountError) -> DeviceStore {
         let token = try await session("/v1/sessions", server: server, username: username, password: password)
-        return try use(server: server, username: username, token: token)
+        return try await use(server: server, username: username, token: token)
     }
 
     /// Signs out of the account in use and removes its file from the device; refused while
@@ -82,7 +96,7 @@ public struct DeviceAccounts: Sendable {
     public func signOut(discardingPending: Bool) async throws(AccountError) {
         guard let store = try current() else { throw .signedOut }
         guard let alone = ClientLock(beside: store.path, alone: true) else { throw .inUse }
-        _ = try? store.refresh()
+        _ = try? await store.refreshing()
         let (pending, rejected) = (store.journal.unsent.count, store.journal.rejected.count)
         if pending + rejected > 0, !discardingPending { throw .unsentChanges(pending: pending, rejected: rejected) }
         if let token = store.account.token {
@@ -99,8 +113,19 @@ public struct DeviceAccounts: Sendable {
         withExtendedLifetime(alone) {}
     }
 
-    private func use(server: URL, username: String, token: String) throws(AccountError) -> DeviceStore {
+    /// Opens (or creates) the account's file and makes it the one in use, on a queue of its
+    /// own: opening migrates the file and writes it.
+    private func use(server: URL, username: String, token: String) async throws(AccountError) -> DeviceStore {
         let file = file(server: server, username: username)
+        let currentNote = currentNote
+        return try await DispatchQueue(label: "LucidKit.DeviceAccounts").running { () -> Result<DeviceStore, AccountError> in
+            Result { () throws(AccountError) in try Self.use(file, server: server, username: username, token: token, currentNote: currentNote) }
+        }.get()
+    }
+
+    private static func use(
+        _ file: URL, server: URL, username: String, token: String, currentNote: URL
+    ) throws(AccountError) -> DeviceStore {
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -121,7 +146,7 @@ public struct DeviceAccounts: Sendable {
         writer.beginObject()
         writer.key("username"); writer.string(username)
         writer.key("password"); writer.string(password)
-        writer.key("deviceName"); writer.string("lucid journal")
+        if let deviceName { writer.key("deviceName"); writer.string(deviceName) }
         writer.endObject()
         let request = APIRequest(
             method: "POST", target: target,

@@ -1,6 +1,6 @@
 import Foundation
 import LucidJSON
-public import LucidModel
+import LucidModel
 import LucidWire
 
 extension JournalClient {
@@ -9,10 +9,10 @@ extension JournalClient {
     /// poll where the stream is refused), rebases the queue on each, and sends pending
     /// changes as they appear, also those another process adds to the same file, retrying
     /// after failures by itself with backoff.
-    public func run(pollInterval: Duration = .milliseconds(100)) async -> SyncResult {
+    public func run() async -> SyncResult {
         await withTaskGroup(of: SyncResult.self) { group in
             group.addTask { await self.follow() }
-            group.addTask { await self.keepSending(pollInterval: pollInterval) }
+            group.addTask { await self.keepSending() }
             let first = await group.next() ?? .synced
             group.cancelAll()
             return first
@@ -22,17 +22,30 @@ extension JournalClient {
     /// Sends whatever is pending, now and whenever more appears, waiting out the backoff
     /// after a failure; returns when a sign-in is needed or the task is cancelled. `run`
     /// does this while it follows the server; alone, it suits a device that only writes.
-    public func keepSending(pollInterval: Duration = .milliseconds(100)) async -> SyncResult {
+    ///
+    /// Between syncs it waits for a commit of the device's file: at once for one of this
+    /// process, within a second for another process's (the store looks at the file once a
+    /// second meanwhile), and wakes for nothing else but the retry time.
+    public func keepSending() async -> SyncResult {
+        var seen = store.feed.revision
         while !Task.isCancelled {
-            if (try? store.refresh()) == true { notify() }
+            _ = try? await store.refreshing()
+            seen = store.feed.revision
             let status = store.status
             if status.state == .needsSignIn, store.account.token == nil { return .needsSignIn }
-            let due = status.state.retryAt.map { $0 <= environment.now() } ?? true
+            let now = environment.now()
+            let due = status.state.retryAt.map { $0 <= now } ?? true
             if due, !store.journal.unsent.isEmpty {
                 if await sync() == .needsSignIn { return .needsSignIn }
                 continue
             }
-            await environment.sleep(pollInterval)
+            if let retryAt = status.state.retryAt, !due {
+                // The environment's clock decides when the retry is due; its sleep, how long until then.
+                let wait = Duration.milliseconds(min(retryAt.millisecondsSince1970 - now.millisecondsSince1970, 1_000))
+                await environment.sleep(wait)
+            } else {
+                seen = await store.change(after: seen, atMost: .seconds(60))
+            }
         }
         return .synced
     }
@@ -44,7 +57,7 @@ extension JournalClient {
             let outcome = streamRefused ? await longPoll() : await followStream()
             switch outcome {
             case .needsSignIn:
-                return report(.needsSignIn)
+                return await report(.needsSignIn)
             case .resync:
                 switch await fetchModel() {
                 case .synced: break
@@ -56,7 +69,7 @@ extension JournalClient {
             case .ended:
                 await environment.sleep(.seconds(1))
             case .failed(let reason):
-                report(.unreachable(reason))
+                await report(.unreachable(reason))
                 await environment.sleep(.milliseconds(retryWait()))
             }
         }
@@ -113,11 +126,10 @@ extension JournalClient {
         guard let version = try? VersionedDiff(wireBytes: Array(event.data.utf8)) else { return nil }
         let advance: LocalJournal.Advance
         do throws(DeviceStoreError) {
-            advance = try store.update { (journal) throws(Never) in journal.receive(version: version.version, diff: version.diff) }.get()
+            advance = try await store.updating { (journal) throws(Never) in journal.receive(version: version.version, diff: version.diff) }.get()
         } catch {
             return .failed(error.description)
         }
-        notify()
         if advance == .gap {
             // A version is missing (the stream began after it): fetch what changed, then resume.
             switch await catchUp() {
@@ -144,11 +156,10 @@ extension JournalClient {
         case 200:
             guard let changes = try? VersionedDiff(wireBytes: answer.body) else { return .failed("the server's changes are not a diff") }
             do throws(DeviceStoreError) {
-                _ = try store.update { (journal) throws(Never) in journal.receive(version: changes.version, from: since, diff: changes.diff) }
+                _ = try await store.updating { (journal) throws(Never) in journal.receive(version: changes.version, from: since, diff: changes.diff) }
             } catch {
                 return .failed(error.description)
             }
-            notify()
             return .ended
         default:
             return SyncMachine.following(answer)

@@ -1,7 +1,6 @@
 import Foundation
 import LucidModel
 import LucidWire
-import Synchronization
 
 /// How a sync ended.
 public enum SyncResult: Hashable, Sendable {
@@ -53,36 +52,36 @@ extension JournalClient {
     private func drive(_ machine: SyncMachine) async -> SyncResult {
         var machine = machine
         while true {
-            do throws(DeviceStoreError) { try store.refresh() } catch { return report(.unreachable(error.description)) }
+            do throws(DeviceStoreError) { try await store.refreshing() } catch { return await report(.unreachable(error.description)) }
             let command = machine.next(store.journal)
             let request: APIRequest
             var sent: [Change] = []
             switch command {
             case .finish(let result, let retryAfter):
                 batching.withLock { $0 = machine.batching }
-                return report(result, retryAfter: retryAfter)
+                return await report(result, retryAfter: retryAfter)
             case .wait(let seconds):
                 await environment.sleep(.seconds(seconds))
                 continue
             case .sendBatch(let keys):
-                report(.syncing)
+                await report(.syncing)
                 let version = store.journal.server.version
                 do throws(DeviceStoreError) {
                     // Sent as they stand once marked: their requests are fixed from then on.
-                    sent = try store.update { (journal) throws(Never) in journal.markSending(firstUnsent: keys) }.get()
+                    sent = try await store.updating { (journal) throws(Never) in journal.markSending(firstUnsent: keys) }.get()
                 } catch {
-                    return report(.unreachable(error.description))
+                    return await report(.unreachable(error.description))
                 }
                 request = Exchange.batchRequest(sent.map { Exchange.batchEntry(for: $0, serverVersion: version) }, token: store.account.token)
             case .sendAlone(let key):
-                report(.syncing)
+                await report(.syncing)
                 do throws(DeviceStoreError) {
-                    sent = try store.update { (journal) throws(Never) in
+                    sent = try await store.updating { (journal) throws(Never) in
                         journal.markSending(key)
                         return journal.pending.first { $0.key == key }.map { [$0] } ?? []
                     }.get()
                 } catch {
-                    return report(.unreachable(error.description))
+                    return await report(.unreachable(error.description))
                 }
                 guard let change = sent.first else { continue }
                 request = Exchange.request(for: change, token: store.account.token, serverVersion: store.journal.server.version)
@@ -102,17 +101,16 @@ extension JournalClient {
             let effect = machine.receive(reply, to: command, sent: sent)
             guard effect != .nothing else { continue }
             do throws(DeviceStoreError) {
-                machine.applied(try store.update { (journal) throws(Never) in effect.apply(to: &journal) }.get())
+                machine.applied(try await store.updating { (journal) throws(Never) in effect.apply(to: &journal) }.get())
             } catch {
-                return report(.unreachable(error.description))
+                return await report(.unreachable(error.description))
             }
-            notify()
         }
     }
 
     /// Records where syncing stands and tells the observers; returns `result`.
     @discardableResult
-    func report(_ result: SyncResult, retryAfter: Int? = nil) -> SyncResult {
+    func report(_ result: SyncResult, retryAfter: Int? = nil) async -> SyncResult {
         let status: SyncStatus
         switch result {
         case .synced:
@@ -129,19 +127,18 @@ extension JournalClient {
             let retryAt = Timestamp(millisecondsSince1970: environment.now().millisecondsSince1970 + delay.milliseconds)
             status = SyncStatus(state: .offline(retryAt: retryAt), lastError: reason)
         }
-        record(status)
+        await record(status)
         return result
     }
 
     /// Records that changes are on their way.
-    func report(_ state: SyncState) {
-        if store.status.state != state { record(SyncStatus(state: state, lastError: store.status.lastError)) }
+    func report(_ state: SyncState) async {
+        if store.status.state != state { await record(SyncStatus(state: state, lastError: store.status.lastError)) }
     }
 
-    private func record(_ status: SyncStatus) {
+    private func record(_ status: SyncStatus) async {
         // The status is advice to observers; failing to store it loses no change.
-        try? store.record(status)
-        notify()
+        try? await store.recording(status)
     }
 }
 

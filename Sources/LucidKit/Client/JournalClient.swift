@@ -1,6 +1,5 @@
 import Foundation
 public import LucidModel
-import Synchronization
 
 /// What an app shows: the merged view and where its changes stand.
 public struct JournalView: Hashable, Sendable {
@@ -16,6 +15,15 @@ public struct JournalView: Hashable, Sendable {
 
     /// The pending changes still to send: those the server has not accepted.
     public var unsent: [Change] { pending.filter { $0.acceptedAs == nil } }
+}
+
+extension JournalView {
+    /// What `journal` shows, with `status`.
+    init(_ journal: LocalJournal, status: SyncStatus) {
+        self.init(
+            version: journal.server.version, merged: journal.merged, pending: journal.pending,
+            noLongerApplying: journal.noLongerApplying, rejected: journal.rejected, status: status)
+    }
 }
 
 /// Why a local change was not made.
@@ -94,11 +102,10 @@ public final class JournalClient: Sendable {
     let transport: any Transport
     let policy: RetryPolicy
     let environment: ClientEnvironment
-    private let observers = Mutex<[UUID: AsyncStream<JournalView>.Continuation]>([:])
     /// Failures in a row of the sender, for the backoff.
-    let failures = Mutex(0)
+    let failures = Protected(0)
     /// How changes go to the server: in batches, or alone.
-    let batching = Mutex(Batching())
+    let batching = Protected(Batching())
     /// Held for the client's life, so that no sign-out deletes its file meanwhile.
     private let lock: ClientLock?
 
@@ -112,29 +119,8 @@ public final class JournalClient: Sendable {
         lock = ClientLock(beside: store.path, alone: false)
     }
 
-    public var view: JournalView {
-        let journal = store.journal
-        return JournalView(
-            version: journal.server.version, merged: journal.merged, pending: journal.pending,
-            noLongerApplying: journal.noLongerApplying, rejected: journal.rejected,
-            status: store.status)
-    }
-
-    /// Every view from now on, each time the merged view, the queue, the rejected list or the
-    /// sync state changes; the first is the current one.
-    public func updates() -> AsyncStream<JournalView> {
-        let (stream, continuation) = AsyncStream.makeStream(of: JournalView.self, bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        continuation.yield(view)
-        observers.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in self?.observers.withLock { _ = $0.removeValue(forKey: id) } }
-        return stream
-    }
-
-    func notify() {
-        let view = view
-        for continuation in observers.withLock({ Array($0.values) }) { continuation.yield(view) }
-    }
+    /// What the device shows now: the merged view and where its changes stand.
+    public var view: JournalView { JournalView(store.journal, status: store.status) }
 
     // MARK: Local changes: never the network, on disk before they return
 
@@ -148,7 +134,6 @@ public final class JournalClient: Sendable {
         } catch {
             throw .storage(error)
         }
-        defer { notify() }
         switch result {
         case .success(let change): return change
         case .failure(let error): throw .refused(error)
@@ -159,7 +144,6 @@ public final class JournalClient: Sendable {
     @discardableResult
     public func undo() throws(ClientError) -> LocalJournal.StepOutcome {
         let key = environment.newKey()
-        defer { notify() }
         return try step { $0.undo(key: key) }
     }
 
@@ -167,7 +151,6 @@ public final class JournalClient: Sendable {
     @discardableResult
     public func redo() throws(ClientError) -> LocalJournal.StepOutcome {
         let key = environment.newKey()
-        defer { notify() }
         return try step { $0.redo(key: key) }
     }
 
@@ -188,7 +171,6 @@ public final class JournalClient: Sendable {
             throw .storage(error)
         }
         guard found else { throw .unknownRejection(key) }
-        notify()
     }
 
     /// Sends the rejected change `key` again: an action if it applies to the merged view; an
@@ -221,7 +203,6 @@ public final class JournalClient: Sendable {
         } catch {
             throw .storage(error)
         }
-        defer { notify() }
         switch result {
         case .success(let change?): return change
         case .success(nil): throw .unknownRejection(key)

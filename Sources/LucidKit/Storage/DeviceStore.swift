@@ -4,7 +4,6 @@ import LucidMigrations
 import LucidModel
 import LucidSQLiteCore
 import LucidWire
-import Synchronization
 
 /// Who a device's file belongs to: the server, the username, and the session token while
 /// signed in.
@@ -24,8 +23,17 @@ public struct AccountRecord: Hashable, Sendable {
 /// that opens it: each change is made inside one write transaction, on the state as the file
 /// holds it at that moment (reread if another process wrote since), and is on disk when
 /// `update` returns.
+///
+/// Three things keep it off threads it does not own. Its commits take one lock (`file`),
+/// held across the transaction, which only the caller of a synchronous method (`perform`'s)
+/// and the store's own queue ever wait on; the async methods do their disk work on that
+/// queue. What readers see (`journal`, `status`, `account`) is a copy behind a second
+/// lock that no disk work holds. And each commit's result goes to the live queries through
+/// the feed (``DeviceFeed``), in commit order; while anyone observes, the queue looks at
+/// the file once a second for other processes' commits.
 public final class DeviceStore: Sendable {
-    private struct State {
+    /// The connection and what was last read or written through it; held for a whole transaction.
+    private struct File {
         let connection: Connection
         var journal: LocalJournal
         var account: AccountRecord
@@ -35,7 +43,20 @@ public final class DeviceStore: Sendable {
         var rows: ServerRows
     }
 
-    private let state: Mutex<State>
+    /// What the last commit left, for readers.
+    private struct Current {
+        var journal: LocalJournal
+        var account: AccountRecord
+        var status: SyncStatus
+    }
+
+    private let file: Protected<File>
+    private let current: Protected<Current>
+    /// The store's own thread, for the async methods' disk work and the watch of the file.
+    private let queue = DispatchQueue(label: "LucidKit.DeviceStore")
+    /// Looks at the file once a second while anyone observes it.
+    private let watch = Protected<(any DispatchSourceTimer)?>(nil)
+    let feed: DeviceFeed
     public let path: String
 
     /// Opens (or creates, for `account`) the file at `path`.
@@ -75,42 +96,56 @@ public final class DeviceStore: Sendable {
             }
         }.get()
         let version = try Self.sqlite { () throws(SQLiteError) in try Self.dataVersion(connection) }
-        state = Mutex(State(
+        file = Protected(File(
             connection: connection, journal: loaded.2, account: loaded.0, status: loaded.1,
             seenDataVersion: version, rows: loaded.3))
+        current = Protected(Current(journal: loaded.2, account: loaded.0, status: loaded.1))
+        feed = DeviceFeed(JournalView(loaded.2, status: loaded.1))
     }
 
+    deinit { watch.withLock { $0?.cancel() } }
+
     /// The journal as this process last read or wrote it.
-    public var journal: LocalJournal { state.withLock { $0.journal } }
-    public var account: AccountRecord { state.withLock { $0.account } }
-    public var status: SyncStatus { state.withLock { $0.status } }
+    public var journal: LocalJournal { current.withLock { $0.journal } }
+    public var account: AccountRecord { current.withLock { $0.account } }
+    public var status: SyncStatus { current.withLock { $0.status } }
 
     /// Rereads the file if another process wrote to it; true if anything changed.
     @discardableResult
-    public func refresh() throws(DeviceStoreError) -> Bool {
+    @_spi(Testing) public func refresh() throws(DeviceStoreError) -> Bool {
         try Self.sqlite { () throws(SQLiteError) -> Result<Bool, DeviceStoreError> in
-            try state.withLock { (state) throws(SQLiteError) -> Result<Bool, DeviceStoreError> in
-                do throws(DeviceStoreError) { return .success(try Self.reread(&state)) } catch { return .failure(error) }
+            try file.withLock { (file) throws(SQLiteError) -> Result<Bool, DeviceStoreError> in
+                do throws(DeviceStoreError) {
+                    guard try Self.reread(&file) else { return .success(false) }
+                    publish(file)
+                    return .success(true)
+                } catch {
+                    return .failure(error)
+                }
             }
         }.get()
     }
 
     /// Runs `body` on the journal as the file holds it now, inside one write transaction, and
-    /// writes what it changed before returning. If `body` throws, nothing is written.
-    public func update<T: Sendable, E: Error>(_ body: (inout LocalJournal) throws(E) -> T) throws(DeviceStoreError) -> Result<T, E> {
+    /// writes what it changed before returning. If `body` throws, nothing is written. An app
+    /// changes its journal through ``JournalClient``; this is for tests and benchmarks that
+    /// set up a device's state, which they import as `@_spi(Testing)`.
+    @_spi(Testing) public func update<T: Sendable, E: Error>(_ body: (inout LocalJournal) throws(E) -> T) throws(DeviceStoreError) -> Result<T, E> {
         try Self.sqlite { () throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
-            try state.withLock { (state) throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
+            try file.withLock { (file) throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
                 var after: LocalJournal?
-                let outcome = try state.connection.transaction { () throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
-                    do throws(DeviceStoreError) { _ = try Self.reread(&state) } catch { return .failure(error) }
-                    var journal = state.journal
+                var reread = false
+                let outcome = try file.connection.transaction { () throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
+                    do throws(DeviceStoreError) { reread = try Self.reread(&file) } catch { return .failure(error) }
+                    var journal = file.journal
                     let result: T
                     do throws(E) { result = try body(&journal) } catch { return .success(.failure(error)) }
-                    try Self.write(from: state.journal, to: journal, rows: &state.rows, on: state.connection)
+                    try Self.write(from: file.journal, to: journal, rows: &file.rows, on: file.connection)
                     after = journal
                     return .success(.success(result))
                 }
-                if let after { state.journal = after }
+                if let after { file.journal = after }
+                if after != nil || reread { publish(file) }
                 return outcome
             }
         }.get()
@@ -118,24 +153,100 @@ public final class DeviceStore: Sendable {
 
     /// Records the sync state, for this process's observers and for `status` in others;
     /// writes nothing when it is already the state recorded.
-    public func record(_ status: SyncStatus) throws(DeviceStoreError) {
+    func record(_ status: SyncStatus) throws(DeviceStoreError) {
         try Self.sqlite { () throws(SQLiteError) in
-            try state.withLock { (state) throws(SQLiteError) in
-                guard status != state.status else { return }
-                try state.connection.statement("UPDATE sync_status SET state = ?, retry_at = ?, last_error = ? WHERE id = 1")
+            try file.withLock { (file) throws(SQLiteError) in
+                guard status != file.status else { return }
+                try file.connection.statement("UPDATE sync_status SET state = ?, retry_at = ?, last_error = ? WHERE id = 1")
                     .run(.text(status.state.storedName), status.state.retryAt.map { .integer(Int($0.millisecondsSince1970)) } ?? .null,
                          status.lastError.map { .text($0) } ?? .null)
-                state.status = status
+                file.status = status
+                publish(file)
             }
         }
     }
 
     /// Records the session token (nil: signed out).
-    public func record(token: String?) throws(DeviceStoreError) {
+    func record(token: String?) throws(DeviceStoreError) {
         try Self.sqlite { () throws(SQLiteError) in
-            try state.withLock { (state) throws(SQLiteError) in
-                try state.connection.statement("UPDATE account SET token = ? WHERE id = 1").run(token.map { .text($0) } ?? .null)
-                state.account.token = token
+            try file.withLock { (file) throws(SQLiteError) in
+                try file.connection.statement("UPDATE account SET token = ? WHERE id = 1").run(token.map { .text($0) } ?? .null)
+                file.account.token = token
+                publish(file)
+            }
+        }
+    }
+
+    /// Makes what `file` holds now what readers see, and hands it to the feed; called under
+    /// the file's lock, so commits reach both in the order they were made.
+    private func publish(_ file: File) {
+        current.withLock { $0 = Current(journal: file.journal, account: file.account, status: file.status) }
+        feed.publish(JournalView(file.journal, status: file.status))
+    }
+
+    // MARK: Off the caller's thread
+
+    /// ``update(_:)`` on the store's own queue.
+    func updating<T: Sendable, E: Error>(
+        _ body: @escaping @Sendable (inout LocalJournal) throws(E) -> T
+    ) async throws(DeviceStoreError) -> Result<T, E> {
+        try await queue.running { () -> Result<Result<T, E>, DeviceStoreError> in
+            do throws(DeviceStoreError) { return .success(try self.update(body)) } catch { return .failure(error) }
+        }.get()
+    }
+
+    /// ``refresh()`` on the store's own queue.
+    @discardableResult
+    func refreshing() async throws(DeviceStoreError) -> Bool {
+        try await queue.running { () -> Result<Bool, DeviceStoreError> in
+            do throws(DeviceStoreError) { return .success(try self.refresh()) } catch { return .failure(error) }
+        }.get()
+    }
+
+    /// ``record(_:)`` on the store's own queue.
+    func recording(_ status: SyncStatus) async throws(DeviceStoreError) {
+        try await queue.running { () -> Result<Void, DeviceStoreError> in
+            do throws(DeviceStoreError) { return .success(try self.record(status)) } catch { return .failure(error) }
+        }.get()
+    }
+
+    // MARK: Observers
+
+    /// Offers `subscriber` every commit from now on, and watches the file for other
+    /// processes' commits while anyone observes.
+    func observe(_ subscriber: any FeedSubscriber) {
+        feed.add(subscriber)
+        watchFile()
+    }
+
+    func stopObserving(_ subscriber: any FeedSubscriber) {
+        feed.remove(subscriber)
+        watchFile()
+    }
+
+    /// Waits until a commit after `revision`, or until `limit` has passed, looking at the
+    /// file for other processes' commits once a second meanwhile; answers the revision then.
+    func change(after revision: Int, atMost limit: Duration) async -> Int {
+        let waiting = Task { await feed.change(after: revision, atMost: limit) }
+        watchFile(alsoFor: 1)
+        let revision = await withTaskCancellationHandler { await waiting.value } onCancel: { waiting.cancel() }
+        watchFile()
+        return revision
+    }
+
+    /// Starts the once-a-second look at the file when someone observes, stops it when nobody does.
+    private func watchFile(alsoFor waiters: Int = 0) {
+        let wanted = feed.interest + waiters > 0
+        watch.withLock { watch in
+            if wanted, watch == nil {
+                let timer = DispatchSource.makeTimerSource(queue: queue)
+                timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(250))
+                timer.setEventHandler { [weak self] in _ = try? self?.refresh() }
+                timer.resume()
+                watch = timer
+            } else if !wanted, let timer = watch {
+                timer.cancel()
+                watch = nil
             }
         }
     }
@@ -152,7 +263,7 @@ public final class DeviceStore: Sendable {
 
     /// Rereads what another process changed: the queue, the rejected and the redo steps
     /// always (they are small), the server's dreams only if its version moved.
-    private static func reread(_ state: inout State) throws(DeviceStoreError) -> Bool {
+    private static func reread(_ state: inout File) throws(DeviceStoreError) -> Bool {
         let version = try sqlite { () throws(SQLiteError) in try dataVersion(state.connection) }
         guard version != state.seenDataVersion else { return false }
         state.seenDataVersion = version

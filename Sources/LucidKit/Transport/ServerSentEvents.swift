@@ -1,13 +1,13 @@
 /// One event of a `text/event-stream`.
-public struct ServerSentEvent: Hashable, Sendable {
-    public var id: String?
-    public var event: String
-    public var data: String
+struct ServerSentEvent: Hashable, Sendable {
+    var id: String?
+    var event: String
+    var data: String
 }
 
 /// Reads a `text/event-stream` as its bytes come, in pieces cut anywhere (even inside a
 /// character or between CR and LF), as the HTML Standard's parsing rules say.
-public struct EventStreamParser: Sendable {
+struct EventStreamParser: Sendable {
     private var line: [UInt8] = []
     private var afterCR = false
     private var id: String?
@@ -15,10 +15,10 @@ public struct EventStreamParser: Sendable {
     private var data: [String] = []
     private var hasData = false
 
-    public init() {}
+    init() {}
 
     /// The events `bytes` completes.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+    mutating func feed(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if afterCR {

@@ -148,7 +148,7 @@ enum JournalCommand {
             let client = try context.client(arguments)
             let printing = Task {
                 var last: JournalView?
-                for await view in client.updates() {
+                for await view in client.live.view({ $0 }) {
                     JournalOutput.watched(view, after: last, json: arguments.has("json"))
                     last = view
                 }
@@ -207,7 +207,7 @@ struct JournalContext {
     }
 
     func accounts(_ arguments: JournalArguments) throws -> DeviceAccounts {
-        DeviceAccounts(folder: folder(arguments), transport: URLSessionTransport())
+        DeviceAccounts(folder: folder(arguments), transport: URLSessionTransport(), deviceName: "lucid journal")
     }
 
     /// A client of the account in use.

@@ -3,7 +3,7 @@ import Foundation
 import LucidCrypto
 import LucidHTTPTesting
 import LucidJSON
-import LucidKit
+@_spi(Testing) import LucidKit
 import LucidModel
 import LucidStore
 import LucidWire

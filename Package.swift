@@ -242,7 +242,7 @@ let package = Package(
             exclude: ["Samples"]
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
-        .testTarget(name: "LucidKitTests", dependencies: ["LucidKit", "LucidModel", "LucidJSON", "LucidWire", "LucidTestSupport"]),
+        .testTarget(name: "LucidKitTests", dependencies: ["LucidKit", "LucidModel", "LucidJSON", "LucidWire", "LucidSQLiteCore", "LucidTestSupport"]),
         .testTarget(
             name: "LucidPostgresTests", dependencies: ["LucidPostgres", "LucidPostgresTesting", "LucidStore", "LucidMigrations", "LucidTestSupport"]),
         .testTarget(name: "LucidLayoutTests", dependencies: ["LucidLayout", "LucidModel"], exclude: ["Golden"]),

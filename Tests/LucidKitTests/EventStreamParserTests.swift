@@ -1,4 +1,4 @@
-@testable import LucidKit
+@_spi(Testing) @testable import LucidKit
 import Testing
 
 /// The event stream read as the HTML Standard says, however its bytes are cut.

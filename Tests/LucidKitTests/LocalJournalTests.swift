@@ -1,5 +1,5 @@
 import Foundation
-@testable import LucidKit
+@_spi(Testing) @testable import LucidKit
 import LucidModel
 import LucidTestSupport
 import Testing

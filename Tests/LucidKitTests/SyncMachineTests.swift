@@ -1,6 +1,6 @@
 import Foundation
 import LucidJSON
-@testable import LucidKit
+@_spi(Testing) @testable import LucidKit
 import LucidModel
 import LucidTestSupport
 import LucidWire

@@ -112,7 +112,7 @@ public struct ProblemDocument: Hashable, Sendable {
 }
 
 /// What redo does, newest last on the redo stack.
-public enum RedoStep: Hashable, Sendable {
+@_spi(Testing) public enum RedoStep: Hashable, Sendable {
     /// Put back a change that undo took out of the queue before it was ever sent, with its key.
     case requeue(Change)
     /// Take back a server undo: out of the queue if it was never sent, else a server redo.

@@ -4,7 +4,7 @@ public import LucidModel
 /// the server has not answered yet, in order, and those it refused. What the user sees is
 /// the merged view, the pending changes replayed on the server's state by the same reducer
 /// the server runs, always exactly that fold. Pure: storage and the network are elsewhere.
-public struct LocalJournal: Hashable, Sendable {
+@_spi(Testing) public struct LocalJournal: Hashable, Sendable {
     public internal(set) var server: Snapshot
     public internal(set) var pending: [Change]
     public internal(set) var rejected: [RejectedChange]
@@ -94,17 +94,6 @@ public struct LocalJournal: Hashable, Sendable {
         return change
     }
 
-    /// What undo did.
-    public enum StepOutcome: Hashable, Sendable {
-        /// A change that never left the device was taken out of the queue.
-        case tookBack(Change)
-        /// A server undo or redo was queued.
-        case queued(Change)
-        /// An undo or redo that never left the device was cancelled.
-        case cancelled(Change)
-        /// There is nothing to undo or redo.
-        case nothing
-    }
 
     /// Takes back the newest change this device can see: out of the queue if it never left
     /// the device (redo puts it back, same key); else a server undo conditional on the

@@ -39,13 +39,21 @@ public struct DeviceAccounts: Sendable {
     /// What the server's list of sessions calls this device (`GET /v1/sessions`); nil: the
     /// server names it from the `User-Agent`.
     public let deviceName: String?
+    /// Where the accounts' session tokens are kept; nil: each in a file beside its account's
+    /// journal (``FileCredentials``).
+    public let credentials: (any CredentialStore)?
     let transport: any Transport
 
-    /// The accounts kept in `folder`, signing in as `deviceName`: by default the host's name.
-    public init(folder: URL, transport: any Transport, deviceName: String? = DeviceAccounts.hostName) {
+    /// The accounts kept in `folder`, signing in as `deviceName` (by default the host's name)
+    /// and keeping tokens with `credentials` (by default in files of their own).
+    public init(
+        folder: URL, transport: any Transport, deviceName: String? = DeviceAccounts.hostName,
+        credentials: (any CredentialStore)? = nil
+    ) {
         self.folder = folder
         self.transport = transport
         self.deviceName = deviceName
+        self.credentials = credentials
     }
 
     /// The host's name as the server takes a device's name (at most 100 characters, no
@@ -74,7 +82,11 @@ public struct DeviceAccounts: Sendable {
         guard let name = try? String(contentsOf: currentNote, encoding: .utf8), !name.isEmpty else { return nil }
         let path = folder.appendingPathComponent("accounts").appendingPathComponent(name.trimmingCharacters(in: .whitespacesAndNewlines))
         guard FileManager.default.fileExists(atPath: path.path) else { return nil }
-        do throws(DeviceStoreError) { return try DeviceStore(path: path.path) } catch { throw .storage(error.description) }
+        do throws(DeviceStoreError) {
+            return try DeviceStore(path: path.path, credentials: credentials)
+        } catch {
+            throw .storage(error.description)
+        }
     }
 
     /// Creates the user on the server and signs in as them.
@@ -106,6 +118,7 @@ public struct DeviceAccounts: Sendable {
                 to: store.account.server)
         }
         let path = store.path
+        await store.queue.running { _ = try? store.record(token: nil) }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         try? FileManager.default.removeItem(at: currentNote)
         // Gone last: a client that waited for it finds no account.
@@ -117,19 +130,22 @@ public struct DeviceAccounts: Sendable {
     /// own: opening migrates the file and writes it.
     private func use(server: URL, username: String, token: String) async throws(AccountError) -> DeviceStore {
         let file = file(server: server, username: username)
-        let currentNote = currentNote
+        let (currentNote, credentials) = (currentNote, credentials)
         return try await DispatchQueue(label: "LucidKit.DeviceAccounts").running { () -> Result<DeviceStore, AccountError> in
-            Result { () throws(AccountError) in try Self.use(file, server: server, username: username, token: token, currentNote: currentNote) }
+            Result { () throws(AccountError) in
+                try Self.use(file, server: server, username: username, token: token, currentNote: currentNote, credentials: credentials)
+            }
         }.get()
     }
 
     private static func use(
-        _ file: URL, server: URL, username: String, token: String, currentNote: URL
+        _ file: URL, server: URL, username: String, token: String, currentNote: URL, credentials: (any CredentialStore)?
     ) throws(AccountError) -> DeviceStore {
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
-            let store = try DeviceStore(path: file.path, creatingFor: AccountRecord(server: server, username: username, token: token))
+            let store = try DeviceStore(
+                path: file.path, creatingFor: AccountRecord(server: server, username: username, token: token), credentials: credentials)
             try store.record(token: token)
             try Data(file.lastPathComponent.utf8).write(to: currentNote, options: .atomic)
             return store

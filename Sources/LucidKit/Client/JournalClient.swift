@@ -120,7 +120,7 @@ public final class JournalClient: Sendable {
     }
 
     /// What the device shows now: the merged view and where its changes stand.
-    public var view: JournalView { JournalView(store.journal, status: store.status) }
+    public var view: JournalView { store.view }
 
     // MARK: Local changes: never the network, on disk before they return
 
@@ -142,19 +142,19 @@ public final class JournalClient: Sendable {
 
     /// Takes back the newest change this device can see (see `LocalJournal.undo`).
     @discardableResult
-    public func undo() throws(ClientError) -> LocalJournal.StepOutcome {
+    public func undo() throws(ClientError) -> StepOutcome {
         let key = environment.newKey()
         return try step { $0.undo(key: key) }
     }
 
     /// Redoes what the newest undo took back.
     @discardableResult
-    public func redo() throws(ClientError) -> LocalJournal.StepOutcome {
+    public func redo() throws(ClientError) -> StepOutcome {
         let key = environment.newKey()
         return try step { $0.redo(key: key) }
     }
 
-    private func step(_ body: (inout LocalJournal) -> LocalJournal.StepOutcome) throws(ClientError) -> LocalJournal.StepOutcome {
+    private func step(_ body: (inout LocalJournal) -> StepOutcome) throws(ClientError) -> StepOutcome {
         do throws(DeviceStoreError) {
             return try store.update { (journal) throws(Never) in body(&journal) }.get()
         } catch {

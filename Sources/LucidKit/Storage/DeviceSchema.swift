@@ -57,5 +57,11 @@ enum DeviceSchema {
         Migration(name: "0003_step_seen", sql: """
             ALTER TABLE pending ADD COLUMN seen INTEGER;
             """),
+        // The token moved to the device's credential store (`account.token` is NULL from then
+        // on); a new token counts here, so that other processes' stores see the file change
+        // and read the token again.
+        Migration(name: "0004_token_changes", sql: """
+            ALTER TABLE account ADD COLUMN token_changes INTEGER NOT NULL DEFAULT 0;
+            """),
     ]
 }

@@ -6,7 +6,7 @@ import LucidSQLiteCore
 import LucidWire
 
 /// Who a device's file belongs to: the server, the username, and the session token while
-/// signed in.
+/// signed in (kept by the store's ``CredentialStore``, not in the file).
 public struct AccountRecord: Hashable, Sendable {
     public var server: URL
     public var username: String
@@ -53,15 +53,22 @@ public final class DeviceStore: Sendable {
     private let file: Protected<File>
     private let current: Protected<Current>
     /// The store's own thread, for the async methods' disk work and the watch of the file.
-    private let queue = DispatchQueue(label: "LucidKit.DeviceStore")
+    let queue = DispatchQueue(label: "LucidKit.DeviceStore")
     /// Looks at the file once a second while anyone observes it.
     private let watch = Protected<(any DispatchSourceTimer)?>(nil)
     let feed: DeviceFeed
     public let path: String
+    /// Where the session token is kept.
+    let credentials: any CredentialStore
 
-    /// Opens (or creates, for `account`) the file at `path`.
-    public init(path: String, creatingFor account: AccountRecord? = nil) throws(DeviceStoreError) {
+    /// Opens (or creates, for `account`) the file at `path`, with the session token kept by
+    /// `credentials`: by default in the file `<path>-token`.
+    public init(
+        path: String, creatingFor account: AccountRecord? = nil, credentials: (any CredentialStore)? = nil
+    ) throws(DeviceStoreError) {
         self.path = path
+        let credentials = credentials ?? FileCredentials(path: path + "-token")
+        self.credentials = credentials
         let connection: Connection
         do throws(SQLiteError) {
             connection = try Connection(path: path)
@@ -79,8 +86,8 @@ public final class DeviceStore: Sendable {
         let loaded = try Self.sqlite { () throws(SQLiteError) -> Result<(AccountRecord, SyncStatus, LocalJournal, ServerRows), DeviceStoreError> in
             try connection.transaction { () throws(SQLiteError) in
                 if let account, try Self.readAccount(connection) == nil {
-                    try connection.statement("INSERT INTO account (id, server, username, token) VALUES (1, ?, ?, ?)")
-                        .run(.text(account.server.absoluteString), .text(account.username), account.token.map { .text($0) } ?? .null)
+                    try connection.statement("INSERT INTO account (id, server, username, token) VALUES (1, ?, ?, NULL)")
+                        .run(.text(account.server.absoluteString), .text(account.username))
                     try connection.statement("INSERT INTO server_state (id, version, favorite) VALUES (1, 0, ?)")
                         .run(.blob(Creature.default.jsonBytes))
                     try connection.statement("INSERT INTO sync_status (id, state) VALUES (1, 'idle')").run()
@@ -95,18 +102,28 @@ public final class DeviceStore: Sendable {
                 }
             }
         }.get()
+        var stored = loaded.0
+        if let account, account.server == stored.server, account.username == stored.username, let token = account.token {
+            try Self.keep(token, for: stored, in: credentials)
+        }
+        try Self.moveToken(of: &stored, on: connection, to: credentials)
         let version = try Self.sqlite { () throws(SQLiteError) in try Self.dataVersion(connection) }
         file = Protected(File(
-            connection: connection, journal: loaded.2, account: loaded.0, status: loaded.1,
+            connection: connection, journal: loaded.2, account: stored, status: loaded.1,
             seenDataVersion: version, rows: loaded.3))
-        current = Protected(Current(journal: loaded.2, account: loaded.0, status: loaded.1))
+        current = Protected(Current(journal: loaded.2, account: stored, status: loaded.1))
         feed = DeviceFeed(JournalView(loaded.2, status: loaded.1))
     }
 
     deinit { watch.withLock { $0?.cancel() } }
 
+    /// What the device shows, as this process last read or wrote it.
+    public var view: JournalView {
+        current.withLock { JournalView($0.journal, status: $0.status) }
+    }
+
     /// The journal as this process last read or wrote it.
-    public var journal: LocalJournal { current.withLock { $0.journal } }
+    @_spi(Testing) public var journal: LocalJournal { current.withLock { $0.journal } }
     public var account: AccountRecord { current.withLock { $0.account } }
     public var status: SyncStatus { current.withLock { $0.status } }
 
@@ -116,7 +133,7 @@ public final class DeviceStore: Sendable {
         try Self.sqlite { () throws(SQLiteError) -> Result<Bool, DeviceStoreError> in
             try file.withLock { (file) throws(SQLiteError) -> Result<Bool, DeviceStoreError> in
                 do throws(DeviceStoreError) {
-                    guard try Self.reread(&file) else { return .success(false) }
+                    guard try Self.reread(&file, credentials: credentials) else { return .success(false) }
                     publish(file)
                     return .success(true)
                 } catch {
@@ -136,7 +153,7 @@ public final class DeviceStore: Sendable {
                 var after: LocalJournal?
                 var reread = false
                 let outcome = try file.connection.transaction { () throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
-                    do throws(DeviceStoreError) { reread = try Self.reread(&file) } catch { return .failure(error) }
+                    do throws(DeviceStoreError) { reread = try Self.reread(&file, credentials: credentials) } catch { return .failure(error) }
                     var journal = file.journal
                     let result: T
                     do throws(E) { result = try body(&journal) } catch { return .success(.failure(error)) }
@@ -166,14 +183,40 @@ public final class DeviceStore: Sendable {
         }
     }
 
-    /// Records the session token (nil: signed out).
+    /// Records the session token (nil: signed out) with the store's credentials.
     func record(token: String?) throws(DeviceStoreError) {
-        try Self.sqlite { () throws(SQLiteError) in
-            try file.withLock { (file) throws(SQLiteError) in
-                try file.connection.statement("UPDATE account SET token = ? WHERE id = 1").run(token.map { .text($0) } ?? .null)
-                file.account.token = token
-                publish(file)
+        try file.withLock { (file) throws(DeviceStoreError) in
+            try Self.keep(token, for: file.account, in: credentials)
+            // Counted in the file, so that other processes' stores see it change and read the token again.
+            try Self.sqlite { () throws(SQLiteError) in
+                try file.connection.execute("UPDATE account SET token = NULL, token_changes = token_changes + 1 WHERE id = 1")
             }
+            file.account.token = token
+            publish(file)
+        }
+    }
+
+    private static func keep(_ token: String?, for account: AccountRecord, in credentials: any CredentialStore) throws(DeviceStoreError) {
+        do throws(CredentialError) {
+            try credentials.setToken(token, server: account.server, username: account.username)
+        } catch {
+            throw .credentials(error.reason)
+        }
+    }
+
+    /// Fills in `account`'s token from `credentials`, moving one that an older build kept in
+    /// the file's `account` row there first.
+    private static func moveToken(
+        of account: inout AccountRecord, on connection: Connection, to credentials: any CredentialStore
+    ) throws(DeviceStoreError) {
+        if let old = account.token {
+            try keep(old, for: account, in: credentials)
+            try sqlite { () throws(SQLiteError) in try connection.execute("UPDATE account SET token = NULL WHERE id = 1") }
+        }
+        do throws(CredentialError) {
+            account.token = try credentials.token(server: account.server, username: account.username)
+        } catch {
+            throw .credentials(error.reason)
         }
     }
 
@@ -263,7 +306,7 @@ public final class DeviceStore: Sendable {
 
     /// Rereads what another process changed: the queue, the rejected and the redo steps
     /// always (they are small), the server's dreams only if its version moved.
-    private static func reread(_ state: inout File) throws(DeviceStoreError) -> Bool {
+    private static func reread(_ state: inout File, credentials: any CredentialStore) throws(DeviceStoreError) -> Bool {
         let version = try sqlite { () throws(SQLiteError) in try dataVersion(state.connection) }
         guard version != state.seenDataVersion else { return false }
         state.seenDataVersion = version
@@ -277,7 +320,10 @@ public final class DeviceStore: Sendable {
             state.journal.replaceChanges(
                 pending: try readPending(connection), rejected: try readRejected(connection), redoSteps: try readRedoSteps(connection))
         }
-        if let account = try sqlite({ () throws(SQLiteError) in try readAccount(connection) }) { state.account = account }
+        if var account = try sqlite({ () throws(SQLiteError) in try readAccount(connection) }) {
+            try moveToken(of: &account, on: connection, to: credentials)
+            state.account = account
+        }
         state.status = try sqlite { () throws(SQLiteError) in try readStatus(connection) }
         return true
     }

@@ -48,11 +48,14 @@ public enum DeviceStoreError: Error, Hashable, Sendable, CustomStringConvertible
     case database(String)
     /// The file holds something this build did not write.
     case corrupt(String)
+    /// The session token could not be read or saved (see ``CredentialStore``).
+    case credentials(String)
 
     public var description: String {
         switch self {
         case .database(let message): "the device's journal file failed: \(message)"
         case .corrupt(let message): "the device's journal file is damaged: \(message)"
+        case .credentials(let message): "the session token could not be kept: \(message)"
         }
     }
 }

@@ -51,7 +51,7 @@ enum JournalOutput {
                 writer.beginObject()
                 writer.key("server"); writer.string(account.server.absoluteString)
                 writer.key("username"); writer.string(account.username)
-                writer.key("pending"); writer.int(store.journal.unsent.count)
+                writer.key("pending"); writer.int(store.view.unsent.count)
                 writer.endObject()
             }
         } else {
@@ -67,7 +67,7 @@ enum JournalOutput {
         }
     }
 
-    static func step(_ command: String, _ outcome: LocalJournal.StepOutcome, json: Bool) {
+    static func step(_ command: String, _ outcome: StepOutcome, json: Bool) {
         let text = switch outcome {
         case .tookBack(let change): command == "undo" ? "Took back \(describe(change)) before it was sent." : "Put back \(describe(change))."
         case .queued: command == "undo" ? "Undo queued for the server." : "Redo queued for the server."

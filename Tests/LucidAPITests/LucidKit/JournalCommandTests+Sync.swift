@@ -2,7 +2,7 @@ import Foundation
 @testable import LucidAPI
 import LucidHTTPTesting
 import LucidJSON
-import LucidKit
+@_spi(Testing) import LucidKit
 import LucidModel
 import LucidStore
 import Testing

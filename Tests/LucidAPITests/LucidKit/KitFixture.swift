@@ -2,7 +2,7 @@ import Foundation
 import LucidCrypto
 import LucidHTTPTesting
 @testable import LucidAPI
-import LucidKit
+@_spi(Testing) import LucidKit
 import LucidKitTesting
 import LucidModel
 import LucidStore

@@ -1,6 +1,6 @@
 import Foundation
 import LucidHTTPTesting
-import LucidKit
+@_spi(Testing) import LucidKit
 import LucidKitTesting
 import LucidModel
 import LucidStore

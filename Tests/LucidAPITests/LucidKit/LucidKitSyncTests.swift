@@ -1,7 +1,7 @@
 import Foundation
 import LucidHTTPTesting
 import LucidJSON
-import LucidKit
+@_spi(Testing) import LucidKit
 import LucidKitTesting
 import LucidModel
 import LucidStore

@@ -40,9 +40,16 @@ extension JournalClient {
                 continue
             }
             if let retryAt = status.state.retryAt, !due {
-                // The environment's clock decides when the retry is due; its sleep, how long until then.
-                let wait = Duration.milliseconds(min(retryAt.millisecondsSince1970 - now.millisecondsSince1970, 1_000))
-                await environment.sleep(wait)
+                // Until the retry is due by the environment's clock, or a commit changes the
+                // state (another process signed in again, or synced).
+                let wait = Duration.milliseconds(retryAt.millisecondsSince1970 - now.millisecondsSince1970)
+                let since = seen
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await self.environment.sleep(wait) }
+                    group.addTask { _ = await self.store.change(after: since, atMost: wait + .seconds(1)) }
+                    await group.next()
+                    group.cancelAll()
+                }
             } else {
                 seen = await store.change(after: seen, atMost: .seconds(60))
             }

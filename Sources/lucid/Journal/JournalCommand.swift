@@ -206,14 +206,17 @@ struct JournalContext {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/share/lucid")
     }
 
+    /// Its own for `http://` servers, `URLSession` for `https://` ones (see `PlainHTTPTransport`).
+    var transport: any Transport { CommandTransport.shared }
+
     func accounts(_ arguments: JournalArguments) throws -> DeviceAccounts {
-        DeviceAccounts(folder: folder(arguments), transport: URLSessionTransport(), deviceName: "lucid journal")
+        DeviceAccounts(folder: folder(arguments), transport: transport, deviceName: "lucid journal")
     }
 
     /// A client of the account in use.
     func client(_ arguments: JournalArguments) throws -> JournalClient {
         guard let store = try accounts(arguments).current() else { throw AccountError.signedOut }
-        return JournalClient(store: store, transport: URLSessionTransport())
+        return JournalClient(store: store, transport: transport)
     }
 
     /// `LUCID_PASSWORD`, else one line of standard input.

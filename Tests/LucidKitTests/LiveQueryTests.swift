@@ -95,6 +95,22 @@ import Testing
         withExtendedLifetime(registration) {}
     }
 
+    @Test func anAnswerThatChangesAndChangesBackBeforeTheReaderAsksIsNothingNew() async {
+        let watched = Subscription<Int> { $0.version }
+        func view(_ version: Int) -> JournalView {
+            JournalView(version: version, merged: .empty, pending: [], noLongerApplying: [:], rejected: [], status: SyncStatus())
+        }
+        watched.offer(view(1), revision: 1)
+        #expect(await watched.next() == 1)
+        watched.offer(view(2), revision: 2)
+        watched.offer(view(1), revision: 3)
+        #expect(watched.waitingAnswer == nil)
+        watched.offer(view(0), revision: 2)
+        #expect(watched.waitingAnswer == nil, "an older revision is never offered")
+        watched.offer(view(3), revision: 4)
+        #expect(await watched.next() == 3)
+    }
+
     @Test func nothingIsLostBetweenTheFirstAnswerAndTheNext() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let journal = try client()

@@ -7,7 +7,8 @@
 /// one in between (as GRDB's `ValueObservation` does): a screen wants the present.
 ///
 /// The answers are worked out on a queue of LucidKit's, not on the thread that reads them.
-/// The query stops when its reader's task is cancelled or the sequence's iterator goes.
+/// The query stops when its reader's task is cancelled or the sequence's iterator goes. An
+/// iterator has one reader; each task that reads makes its own.
 public struct LiveQuery<Answer: Equatable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = Answer
 
@@ -59,6 +60,8 @@ final class Subscription<Answer: Equatable & Sendable>: FeedSubscriber {
         var revision = -1
         /// The newest answer worked out, to tell a changed answer from the same one.
         var last: Answer?
+        /// The last answer the reader took: one equal to it is nothing new for the reader.
+        var taken: Answer?
         /// An answer the reader has not taken yet.
         var ready: Answer?
         var reader: CheckedContinuation<Answer?, Never>?
@@ -80,11 +83,17 @@ final class Subscription<Answer: Equatable & Sendable>: FeedSubscriber {
             box.revision = revision
             guard box.last != new else { return nil }
             box.last = new
+            // Back to what the reader has (it changed and changed back before it asked): nothing new.
+            guard box.taken != new else {
+                box.ready = nil
+                return nil
+            }
             guard let reader = box.reader else {
                 box.ready = new
                 return nil
             }
             box.reader = nil
+            box.taken = new
             return (reader, new)
         }
         if let (reader, new) = handed { reader.resume(returning: new) }
@@ -100,6 +109,7 @@ final class Subscription<Answer: Equatable & Sendable>: FeedSubscriber {
                 let now: Answer?? = box.withLock { box in
                     if let ready = box.ready {
                         box.ready = nil
+                        box.taken = ready
                         return .some(ready)
                     }
                     if box.ended || Task.isCancelled { return .some(nil) }

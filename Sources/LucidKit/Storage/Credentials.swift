@@ -44,20 +44,31 @@ public struct FileCredentials: CredentialStore {
             guard unlink(path) == 0 || errno == ENOENT else { throw failure("deleting \(path)") }
             return
         }
-        // Written under another name, created 0600 so no moment finds it readable to others,
-        // synced, then renamed over the old: a reader sees the old token or the new, whole.
-        let staged = path + ".new"
-        unlink(staged)
-        let descriptor = open(staged, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // Written under a name of its own (two processes may save at once), created 0600 so
+        // no moment finds it readable to others, synced, then renamed over the old, and the
+        // folder synced: a reader sees the old token or the new, whole, after a crash too.
+        let staged = path + "." + UUID().uuidString + ".new"
+        let descriptor = open(staged, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("creating \(staged)") }
         let bytes = Array(token.utf8)
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == bytes.count, synced, rename(staged, path) == 0 else {
-            let error = failure("writing \(path)")
+        guard written == bytes.count, fsync(descriptor) == 0 else {
+            let error = failure("writing \(staged)")
+            close(descriptor)
             unlink(staged)
             throw error
+        }
+        close(descriptor)
+        guard rename(staged, path) == 0 else {
+            let error = failure("renaming \(staged)")
+            unlink(staged)
+            throw error
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = open(parent.isEmpty ? "." : parent, O_RDONLY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
         }
     }
 

@@ -152,14 +152,21 @@ public final class DeviceStore: Sendable {
             try file.withLock { (file) throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
                 var after: LocalJournal?
                 var reread = false
-                let outcome = try file.connection.transaction { () throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
-                    do throws(DeviceStoreError) { reread = try Self.reread(&file, credentials: credentials) } catch { return .failure(error) }
-                    var journal = file.journal
-                    let result: T
-                    do throws(E) { result = try body(&journal) } catch { return .success(.failure(error)) }
-                    try Self.write(from: file.journal, to: journal, rows: &file.rows, on: file.connection)
-                    after = journal
-                    return .success(.success(result))
+                let outcome: Result<Result<T, E>, DeviceStoreError>
+                do throws(SQLiteError) {
+                    outcome = try file.connection.transaction { () throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
+                        do throws(DeviceStoreError) { reread = try Self.reread(&file, credentials: credentials) } catch { return .failure(error) }
+                        var journal = file.journal
+                        let result: T
+                        do throws(E) { result = try body(&journal) } catch { return .success(.failure(error)) }
+                        try Self.write(from: file.journal, to: journal, rows: &file.rows, on: file.connection)
+                        after = journal
+                        return .success(.success(result))
+                    }
+                } catch {
+                    // What other processes committed was read before the failure: readers see it.
+                    if reread { publish(file) }
+                    throw error
                 }
                 if let after { file.journal = after }
                 if after != nil || reread { publish(file) }
@@ -279,8 +286,9 @@ public final class DeviceStore: Sendable {
 
     /// Starts the once-a-second look at the file when someone observes, stops it when nobody does.
     private func watchFile(alsoFor waiters: Int = 0) {
-        let wanted = feed.interest + waiters > 0
         watch.withLock { watch in
+            // Counted under this lock, so two callers cannot act on each other's stale count.
+            let wanted = feed.interest + waiters > 0
             if wanted, watch == nil {
                 let timer = DispatchSource.makeTimerSource(queue: queue)
                 timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(250))

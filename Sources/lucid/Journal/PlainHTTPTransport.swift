@@ -75,12 +75,7 @@ private final class RequestSocket: Sendable {
     /// Connects, sends `request`, and reads the answer's head; the reader gives its body.
     func open(_ request: APIRequest, to server: URL, timeout: Int32) throws(TransportFailure) -> (AnswerHead, BodyReader) {
         guard let host = server.host else { throw TransportFailure("\(server) names no host") }
-        let descriptor = try Self.connect(host: host, port: server.port ?? 80)
-        let cancelled = socket.withLock { socket in
-            socket.descriptor = descriptor
-            return socket.cancelled
-        }
-        guard !cancelled else { throw TransportFailure("cancelled") }
+        let descriptor = try connect(host: host, port: server.port ?? 80, timeout: timeout)
         var path = server.path
         while path.hasSuffix("/") { path.removeLast() }
         var head = "\(request.method) \(path)\(request.target) HTTP/1.1\r\nHost: \(host):\(server.port ?? 80)\r\nConnection: close\r\n"
@@ -105,7 +100,9 @@ private final class RequestSocket: Sendable {
         }
     }
 
-    private static func connect(host: String, port: Int) throws(TransportFailure) -> Int32 {
+    /// A connected socket to `host`, the descriptor registered for ``cancel()`` as soon as it
+    /// exists; each address gets at most `timeout` seconds to accept.
+    private func connect(host: String, port: Int, timeout: Int32) throws(TransportFailure) -> Int32 {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?
@@ -119,9 +116,31 @@ private final class RequestSocket: Sendable {
             next = address.pointee.ai_next
             let descriptor = Glibc.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard descriptor >= 0 else { continue }
-            if Glibc.connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return descriptor }
+            let cancelled = socket.withLock { socket in
+                socket.descriptor = descriptor
+                return socket.cancelled
+            }
+            guard !cancelled else { throw TransportFailure("cancelled") }
+            let flags = fcntl(descriptor, F_GETFL)
+            _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+            var connected = Glibc.connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0
+            if !connected, errno == EINPROGRESS {
+                var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                var failure: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                if poll(&waiting, 1, timeout * 1_000) > 0, getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 {
+                    connected = failure == 0
+                    errno = failure
+                } else {
+                    errno = ETIMEDOUT
+                }
+            }
+            if connected {
+                _ = fcntl(descriptor, F_SETFL, flags)
+                return descriptor
+            }
             reason = String(cString: strerror(errno))
-            Glibc.close(descriptor)
+            close()
         }
         throw TransportFailure("could not connect to \(host):\(port): \(reason)")
     }
@@ -174,6 +193,8 @@ private final class BodyReader {
                 guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
                     throw TransportFailure("the answer is not HTTP/1.1")
                 }
+                // An interim answer (100 Continue, 103 Early Hints) comes before the answer.
+                if (100..<200).contains(status), status != 101 { continue }
                 var headers: [String: String] = [:]
                 for line in lines.dropFirst() {
                     guard let colon = line.firstIndex(of: ":") else { continue }
@@ -271,7 +292,8 @@ private struct ChunkedBody {
                 guard let end = buffer.firstRange(of: [13, 10]) else { return data }
                 let line = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
                 buffer.removeSubrange(..<end.upperBound)
-                guard let size = Int(line.split(separator: ";")[0].trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+                let digits = line.split(separator: ";", omittingEmptySubsequences: false).first ?? ""
+                guard let size = Int(digits.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
                     malformed = "a chunk's size is not a number"
                     return data
                 }

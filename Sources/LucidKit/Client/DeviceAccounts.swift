@@ -145,7 +145,8 @@ public struct DeviceAccounts: Sendable {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             let store = try DeviceStore(
-                path: file.path, creatingFor: AccountRecord(server: server, username: username, token: token), credentials: credentials)
+                path: file.path, creatingFor: AccountRecord(server: server, username: username, token: nil), credentials: credentials)
+            // Kept once, and counted in the file so that other processes' stores read it again.
             try store.record(token: token)
             try Data(file.lastPathComponent.utf8).write(to: currentNote, options: .atomic)
             return store

@@ -228,12 +228,21 @@ let package = Package(
         .target(name: "LucidHTTPTesting", path: "Tests/LucidHTTPTesting"),
         .testTarget(name: "LucidHTTPTests", dependencies: ["LucidHTTP", "LucidHTTPTesting"]),
         .testTarget(name: "LucidMetricsTests", dependencies: ["LucidMetrics", "LucidHTTP", "LucidHTTPTesting"]),
+        // A real server for the tests that talk to one: in this process on a temporary database
+        // (SQLite, or the private PostgreSQL), or the `lucid` binary beside the test bundle.
+        .target(
+            name: "LucidServerTesting",
+            dependencies: [
+                "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidSQLiteCore", "LucidPostgres", "LucidModel", "LucidCrypto",
+                "LucidHTTPTesting", "LucidPostgresTesting",
+            ],
+            path: "Tests/LucidServerTesting"
+        ),
         .testTarget(
             name: "LucidAPITests",
             dependencies: [
                 "LucidAPI", "LucidHTTP", "LucidStore", "LucidSQLite", "LucidSQLiteCore", "LucidPostgres", "LucidModel", "LucidJSON", "LucidWire",
-                "LucidCrypto", "LucidHTTPTesting",
-                "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics", "LucidKit", "LucidKitTesting",
+                "LucidCrypto", "LucidHTTPTesting", "LucidServerTesting", "LucidPostgresTesting", "LucidTestSupport", "LucidMetrics",
             ]
         ),
         .testTarget(
@@ -243,6 +252,14 @@ let package = Package(
         ),
         .testTarget(name: "LucidCryptoTests", dependencies: ["LucidCrypto"]),
         .testTarget(name: "LucidKitTests", dependencies: ["LucidKit", "LucidModel", "LucidJSON", "LucidWire", "LucidSQLiteCore", "LucidTestSupport"]),
+        // LucidKit against a real server, and `lucid journal`, the command built on it.
+        .testTarget(
+            name: "LucidKitIntegrationTests",
+            dependencies: [
+                "LucidKit", "LucidKitTesting", "LucidAPI", "LucidModel", "LucidJSON", "LucidWire", "LucidStore", "LucidCrypto",
+                "LucidHTTPTesting", "LucidServerTesting", "LucidTestSupport",
+            ]
+        ),
         .testTarget(
             name: "LucidPostgresTests", dependencies: ["LucidPostgres", "LucidPostgresTesting", "LucidStore", "LucidMigrations", "LucidTestSupport"]),
         .testTarget(name: "LucidLayoutTests", dependencies: ["LucidLayout", "LucidModel"], exclude: ["Golden"]),

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LucidAPI
 import LucidHTTPTesting
+import LucidServerTesting
 import LucidTestSupport
 import Synchronization
 import Testing

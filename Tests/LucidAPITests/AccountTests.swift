@@ -3,6 +3,7 @@ import LucidModel
 import Foundation
 import LucidHTTPTesting
 import Testing
+import LucidServerTesting
 @testable import LucidStore
 
 @Suite("Accounts: registration, sessions, tokens")

@@ -7,6 +7,7 @@ import LucidSQLiteCore
 import Synchronization
 import Testing
 @testable import LucidSQLite
+import LucidServerTesting
 @testable import LucidStore
 
 /// `lucid backup` and `lucid check`, the real binary beside a real `lucid serve`: a copy
@@ -16,7 +17,7 @@ import Testing
 @Suite("lucid backup and lucid check", .enabled(if: !TestDatabase.onPostgres))
 struct BackupCommandTests {
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32?, output: String, errors: String) {
-        let child = try ChildProcess(ExecutableTests.binary, arguments, environment: environment)
+        let child = try ChildProcess(LucidBinary.url, arguments, environment: environment)
         let status = child.waitForExit(seconds: 60)
         return (status, child.output, child.errors)
     }

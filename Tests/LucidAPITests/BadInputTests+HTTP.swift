@@ -1,6 +1,7 @@
 import LucidAPI
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// Bad input at the HTTP level: sizes, nesting, duplicate members, methods, routes, queries.

@@ -2,6 +2,7 @@ import Foundation
 import LucidHTTPTesting
 import Testing
 @testable import LucidAPI
+import LucidServerTesting
 
 extension TestClient {
     /// Sends `changes` as one batch, `POST /v1/changes`.

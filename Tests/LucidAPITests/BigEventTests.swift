@@ -4,6 +4,7 @@ import LucidHTTPTesting
 import Synchronization
 import Testing
 @testable import LucidAPI
+import LucidServerTesting
 
 /// A version far larger than a stream's buffer (an import of about 5 MiB) reaches every
 /// stream, live and on resume, whole; and nothing else waits for it meanwhile.

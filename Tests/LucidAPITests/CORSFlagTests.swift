@@ -1,12 +1,13 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// `lucid serve --allow-origin` and `LUCID_ALLOW_ORIGIN`: checked at start-up, with the
 /// reason for a refusal, and the flags' origins replace the variable's.
 @Suite struct CORSFlagTests {
     @Test func theFlagIsInTheHelp() throws {
-        let help = try ExecutableTests.run(["--help"])
+        let help = try LucidBinary.run(["--help"])
         #expect(help.status == 0 && help.output.contains("--allow-origin ORIGIN") && help.output.contains("LUCID_ALLOW_ORIGIN"))
     }
 
@@ -19,14 +20,14 @@ import Testing
         (["--allow-origin"], "--allow-origin needs a value"),
     ])
     func aBadOriginStopsTheServerWithItsReason(_ flags: [String], _ message: String) throws {
-        let result = try ExecutableTests.run(["serve", "--port", "0"] + flags)
+        let result = try LucidBinary.run(["serve", "--port", "0"] + flags)
         #expect(result.status == 64, "\(flags): \(result.errors)")
         #expect(result.errors.hasPrefix("lucid: ") && result.errors.contains(message), "\(result.errors)")
     }
 
     @Test func aBadOriginInTheVariableStopsTheServerWithItsReason() throws {
         let child = try ChildProcess(
-            ExecutableTests.binary, ["serve", "--port", "0"], environment: ["LUCID_ALLOW_ORIGIN": "https://a.example, null"])
+            LucidBinary.url, ["serve", "--port", "0"], environment: ["LUCID_ALLOW_ORIGIN": "https://a.example, null"])
         #expect(child.waitForExit(seconds: 20) == 64)
         #expect(child.errors.hasPrefix(#"lucid: LUCID_ALLOW_ORIGIN="https://a.example, null" is not a valid value: the origin null"#),
                 "\(child.errors)")
@@ -40,7 +41,7 @@ import Testing
         var environment = ["LUCID_THREADS": "2"]
         environment["LUCID_ALLOW_ORIGIN"] = variable
         let child = try ChildProcess(
-            ExecutableTests.binary, ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path] + flags,
+            LucidBinary.url, ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path] + flags,
             environment: environment)
         let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20), "\(child.errors)")
         let port = try #require(announced.split(separator: ":").last.flatMap { UInt16($0) })

@@ -3,6 +3,7 @@ import LucidCrypto
 import LucidHTTPTesting
 import Testing
 @testable import LucidAPI
+import LucidServerTesting
 
 /// CORS through a real server: preflights answered for every route without a token, and
 /// every answer to an allowed origin readable by its app, failures, 304s, long polls and

@@ -3,6 +3,7 @@ import LucidHTTP
 import LucidHTTPTesting
 import Testing
 @testable import LucidAPI
+import LucidServerTesting
 
 /// What answers tell caches: personal ones are private and asked for again, secrets are never
 /// kept, versions are kept for good, and one journal's entity tags never stand for another's.

@@ -1,6 +1,7 @@
 import LucidCrypto
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import LucidTestSupport
 import Testing
 @testable import LucidAPI

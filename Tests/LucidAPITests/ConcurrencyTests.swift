@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// If-Match compares strongly and If-None-Match weakly (RFC 9110 13.1.1, 13.1.2); a tag

@@ -1,22 +1,13 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// The `lucid` binary itself: its command line, `--port 0`, the request log, and a clean
 /// stop on SIGTERM. It is built beside the test bundle by `swift build --build-tests`.
 @Suite struct ExecutableTests {
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent("lucid")
-
-    /// Runs `lucid` with `arguments` to the end (at most 20 s), returning status, stdout and stderr.
-    static func run(_ arguments: [String]) throws -> (status: Int32?, output: String, errors: String) {
-        let child = try ChildProcess(binary, arguments)
-        let status = child.waitForExit(seconds: 20)
-        return (status, child.output, child.errors)
-    }
-
     @Test func helpAndVersionWork() throws {
-        let help = try Self.run(["--help"])
+        let help = try LucidBinary.run(["--help"])
         #expect(help.status == 0 && help.output.contains("lucid serve [options]") && help.output.contains("--max-body-bytes"))
         #expect(help.output.contains("--head-cache-bytes N") && help.output.contains("LUCID_HEAD_CACHE_BYTES"))
         #expect(help.output.contains("--rendered-cache-bytes N") && help.output.contains("LUCID_RENDERED_CACHE_BYTES"))
@@ -24,7 +15,7 @@ import Testing
         #expect(help.output.contains("--database PATH|URL") && help.output.contains("LUCID_DATABASE_CONNECTIONS"))
         #expect(help.output.contains("--metrics-address HOST:PORT") && help.output.contains("LUCID_METRICS_ADDRESS"))
         #expect(help.output.contains("--max-import-bytes N") && help.output.contains("LUCID_MAX_IMPORT_BYTES"))
-        let version = try Self.run(["--version"])
+        let version = try LucidBinary.run(["--version"])
         #expect(version.status == 0 && version.output.hasPrefix("lucid 1."))
     }
 
@@ -48,7 +39,7 @@ import Testing
         ["serve", "--metrics-address=[]:9464"], ["serve", "--metrics-address=127.0.0.1:65536"], ["serve", "--metrics-address="],
     ])
     func aBadCommandLineExitsWithUsage(_ arguments: [String]) throws {
-        let result = try Self.run(arguments)
+        let result = try LucidBinary.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.errors)")
         #expect(result.errors.hasPrefix("lucid: "))
     }
@@ -57,14 +48,14 @@ import Testing
         ["LUCID_PORT": ""], ["LUCID_HOST": ""], ["LUCID_THREADS": "x"], ["LUCID_REGISTRATION": "="], ["LUCID_METRICS_ADDRESS": "9464"],
     ])
     func aBadEnvironmentVariableExitsWithUsage(_ environment: [String: String]) throws {
-        let child = try ChildProcess(Self.binary, ["serve", "--port", "0"], environment: environment)
+        let child = try ChildProcess(LucidBinary.url, ["serve", "--port", "0"], environment: environment)
         #expect(child.waitForExit(seconds: 20) == 64, "\(environment): \(child.errors)")
         #expect(child.errors.hasPrefix("lucid: "))
     }
 
     @Test func anUnreachablePostgreSQLIsNamedWithoutItsPassword() throws {
         let url = "postgresql://lucid:s3cret-word@/nowhere?host=/nonexistent-lucid-socket"
-        let child = try ChildProcess(Self.binary, ["serve", "--port", "0", "--database", url])
+        let child = try ChildProcess(LucidBinary.url, ["serve", "--port", "0", "--database", url])
         #expect(child.waitForExit(seconds: 20) == 1)
         #expect(child.errors.contains("cannot use the database at postgresql://lucid:redacted@/nowhere"), "\(child.errors)")
         #expect(!child.errors.contains("s3cret"), "\(child.errors)")
@@ -75,10 +66,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("lucid.sqlite").path
         let arguments = ["serve", "--port", "0", "--database", database, "--head-cache-bytes", "1048576"]
-        let first = try ChildProcess(Self.binary, arguments, environment: ["LUCID_THREADS": "2"])
+        let first = try ChildProcess(LucidBinary.url, arguments, environment: ["LUCID_THREADS": "2"])
         _ = try #require(first.waitForOutput(containing: "listening on", seconds: 20))
 
-        let second = try Self.run(arguments)
+        let second = try LucidBinary.run(arguments)
         #expect(second.status == 1)
         #expect(second.errors.contains("cannot open the database at \(database): it is in use by another process"))
         #expect(!second.output.contains("listening on"))
@@ -86,7 +77,7 @@ import Testing
         // The kernel releases the claim however the first ends, even without a chance to clean up.
         first.signal(SIGKILL)
         #expect(first.waitForExit(seconds: 20) != nil)
-        let third = try ChildProcess(Self.binary, arguments, environment: ["LUCID_THREADS": "2"])
+        let third = try ChildProcess(LucidBinary.url, arguments, environment: ["LUCID_THREADS": "2"])
         #expect(third.waitForOutput(containing: "listening on", seconds: 20) != nil)
         third.signal(SIGTERM)
         #expect(third.waitForExit(seconds: 20) == 0)
@@ -97,7 +88,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         // A database in a folder that does not exist yet: serve creates it.
         let child = try ChildProcess(
-            Self.binary, ["serve", "--port", "0", "--database", folder.appendingPathComponent("new/lucid.sqlite").path],
+            LucidBinary.url, ["serve", "--port", "0", "--database", folder.appendingPathComponent("new/lucid.sqlite").path],
             environment: ["LUCID_THREADS": "2", "LUCID_REGISTRATION": "closed"])
 
         let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
@@ -127,7 +118,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let child = try ChildProcess(
-            Self.binary,
+            LucidBinary.url,
             ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path, "--max-import-bytes", "4096"],
             environment: ["LUCID_THREADS": "2", "LUCID_MAX_IMPORT_BYTES": "8192"])
         let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
@@ -147,7 +138,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let child = try ChildProcess(
-            Self.binary, ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path],
+            LucidBinary.url, ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path],
             environment: ["LUCID_THREADS": "2", "LUCID_METRICS_ADDRESS": "127.0.0.1:0"])
         _ = try #require(child.waitForOutput(containing: "lucid metrics on", seconds: 20))
         let lines = child.output.split(separator: "\n")
@@ -176,7 +167,7 @@ import Testing
     @Test func aMetricsAddressThatCannotBeBoundExitsWithStatus1() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try Self.run([
+        let result = try LucidBinary.run([
             "serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path,
             "--metrics-address", "localhost:0",
         ])
@@ -189,7 +180,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let child = try ChildProcess(
-            Self.binary,
+            LucidBinary.url,
             ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path,
              "--max-connections-per-address", "2", "--header-timeout=1", "--max-connections=100"])
         let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
@@ -218,7 +209,7 @@ import Testing
         #expect(pipe(&ends) == 0)
         defer { close(ends[0]) }
         let child = try ChildProcess(
-            Self.binary, ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path],
+            LucidBinary.url, ["serve", "--port", "0", "--database", folder.appendingPathComponent("lucid.sqlite").path],
             standardError: .descriptor(ends[1]))
         close(ends[1])
         let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
@@ -243,7 +234,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-exe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let child = try ChildProcess(
-            Self.binary, ["serve", "--port", "0", "--threads", "2", "--database", folder.appendingPathComponent("lucid.sqlite").path],
+            LucidBinary.url, ["serve", "--port", "0", "--threads", "2", "--database", folder.appendingPathComponent("lucid.sqlite").path],
             standardError: standardError)
         let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))
         let port = try #require(announced.split(separator: ":").last.flatMap { UInt16($0) })

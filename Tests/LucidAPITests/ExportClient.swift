@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 
 extension SocketClient {
     /// Sends `GET path` and reads the download as a slow client does: `pause` after each

@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// A journal exported, imported into a new account and exported again comes out the same:

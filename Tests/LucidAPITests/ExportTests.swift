@@ -1,6 +1,7 @@
 import LucidModel
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 @Suite("Exporting a journal over HTTP")

@@ -1,5 +1,6 @@
 import LucidAPI
 import LucidHTTPTesting
+import LucidServerTesting
 import LucidWire
 import Testing
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import LucidTestSupport
 import Testing
 

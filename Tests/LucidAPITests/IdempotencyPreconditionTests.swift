@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// An If-Match on a version the journal has left is refused for good, so its 412 is kept for

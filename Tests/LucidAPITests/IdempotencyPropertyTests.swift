@@ -1,3 +1,4 @@
+import LucidServerTesting
 import LucidWire
 import Foundation
 import LucidHTTPTesting

@@ -1,6 +1,7 @@
 import LucidCrypto
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import LucidTestSupport
 import Testing
 @testable import LucidAPI
@@ -17,10 +18,6 @@ func withKeyedServer(lifetime: Int = 86_400, _ body: (TestClient, TestClock) thr
     }
     try server.start(keyedConfiguration(lifetime: lifetime))
     try body(TestClient(server: server), clock)
-}
-
-func keyedConfiguration(lifetime: Int = 86_400) -> APIConfiguration {
-    APIConfiguration(passwordCost: .minimum, idempotencyKeyLifetime: lifetime, keySweepSeconds: 0)
 }
 
 extension TestClient {

@@ -2,6 +2,7 @@ import LucidCrypto
 import Foundation
 import LucidAPI
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// `POST /v1/import` against the real server: Lucid and Day One files, one version per

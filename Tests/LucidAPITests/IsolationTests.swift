@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 @Suite("A token reaches its own user's journal only")

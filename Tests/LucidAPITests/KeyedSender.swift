@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// Sends planned mutations for one user with an idempotency key, counting every request, so

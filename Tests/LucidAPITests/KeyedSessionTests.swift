@@ -1,6 +1,7 @@
 import Foundation
 import LucidHTTPTesting
 import Testing
+import LucidServerTesting
 @testable import LucidStore
 
 /// Registration and sign-in with an `Idempotency-Key`: a retry gets a new token for the same

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 
 /// The real `lucid serve` on 127.0.0.1, port 0, over a database in its own temporary folder,
 /// for tests that kill it without warning and start it again on the same database.
@@ -35,7 +36,7 @@ final class KillableServer {
     /// Starts `lucid serve` on `database` (a path or a URL) and answers it and the port it
     /// listens on, once it listens.
     static func launch(_ database: String) throws -> (ChildProcess, UInt16) {
-        let child = try ChildProcess(ExecutableTests.binary, ["serve", "--port", "0", "--threads", "4", "--database", database])
+        let child = try ChildProcess(LucidBinary.url, ["serve", "--port", "0", "--threads", "4", "--database", database])
         guard let announced = child.waitForOutput(containing: "listening on", seconds: 30),
               let port = announced.split(separator: ":").last.flatMap({ UInt16($0) })
         else {

@@ -1,6 +1,7 @@
 import Foundation
 import LucidHTTPTesting
 import LucidModel
+import LucidServerTesting
 import Testing
 
 /// `lucid serve --log-format json`: every line the real server writes, from start to stop,
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func theFlagIsInTheHelp() throws {
-        let help = try ExecutableTests.run(["--help"])
+        let help = try LucidBinary.run(["--help"])
         #expect(help.status == 0 && help.output.contains("--log-format FORMAT") && help.output.contains("LUCID_LOG_FORMAT"))
     }
 
@@ -35,13 +36,13 @@ import Testing
         ["serve", "--log-format", " json"],
     ])
     func aBadValueExitsWithUsage(_ arguments: [String]) throws {
-        let result = try ExecutableTests.run(arguments)
+        let result = try LucidBinary.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.errors)")
         #expect(result.errors.hasPrefix("lucid: "))
     }
 
     @Test func aBadEnvironmentValueExitsWithUsage() throws {
-        let child = try ChildProcess(ExecutableTests.binary, ["serve", "--port", "0"], environment: ["LUCID_LOG_FORMAT": "logfmt"])
+        let child = try ChildProcess(LucidBinary.url, ["serve", "--port", "0"], environment: ["LUCID_LOG_FORMAT": "logfmt"])
         #expect(child.waitForExit(seconds: 20) == 64)
         #expect(child.errors.hasPrefix("lucid: LUCID_LOG_FORMAT=\"logfmt\" is not a valid value"), "\(child.errors)")
     }
@@ -50,7 +51,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-jsonlog-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let child = try ChildProcess(
-            ExecutableTests.binary,
+            LucidBinary.url,
             ["serve", "--port", "0", "--log-format", "json", "--database", folder.appendingPathComponent("lucid.sqlite").path],
             environment: ["LUCID_THREADS": "2"])
 
@@ -154,7 +155,7 @@ import Testing
         try Data("not a folder".utf8).write(to: file)
         let database = file.appendingPathComponent("lucid.sqlite").path
         let child = try ChildProcess(
-            ExecutableTests.binary, ["serve", "--port", "0", "--database", database], environment: ["LUCID_LOG_FORMAT": "json"])
+            LucidBinary.url, ["serve", "--port", "0", "--database", database], environment: ["LUCID_LOG_FORMAT": "json"])
         #expect(child.waitForExit(seconds: 20) == 1)
         #expect(child.output.isEmpty)
         let lines = Self.objects(child.errors)

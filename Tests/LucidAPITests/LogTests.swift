@@ -2,6 +2,7 @@ import Foundation
 import LucidHTTPTesting
 import Testing
 import LucidAPI
+import LucidServerTesting
 
 @Suite("One log line per request, and nothing secret in it")
 struct LogTests {

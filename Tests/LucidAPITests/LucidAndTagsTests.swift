@@ -1,6 +1,7 @@
 import LucidModel
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 @Suite("Lucid dreams and tags over REST, actions and sections")

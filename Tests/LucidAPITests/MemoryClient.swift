@@ -3,6 +3,7 @@ import Foundation
 import LucidAPI
 import LucidHTTP
 import LucidHTTPTesting
+import LucidServerTesting
 import LucidStore
 
 /// A client of an API with no server and no socket: each request is a `Request` value handed

@@ -4,6 +4,7 @@ import LucidHTTPTesting
 import LucidMetrics
 import Testing
 @testable import LucidAPI
+import LucidServerTesting
 
 /// Requests counted by route pattern, what the API reports at a scrape, and a public port
 /// that never serves the metrics (they have a listener of their own).

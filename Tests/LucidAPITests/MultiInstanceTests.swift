@@ -5,6 +5,7 @@ import Foundation
 import LucidHTTPTesting
 import LucidPostgres
 import LucidPostgresTesting
+import LucidServerTesting
 import LucidTestSupport
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// `GET /openapi.yaml` over a real socket: a strong `ETag` per form, `304` on `If-None-Match`,

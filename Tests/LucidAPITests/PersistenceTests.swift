@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 @Suite("Everything survives a restart on the same database")

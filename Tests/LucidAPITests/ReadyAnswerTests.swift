@@ -1,6 +1,7 @@
 import Foundation
 import LucidHTTPTesting
 import LucidModel
+import LucidServerTesting
 import LucidStore
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import LucidHTTPTesting
 import LucidModel
 import Testing
 @testable import LucidAPI
+import LucidServerTesting
 
 /// Reads whose answers are kept once rendered, through a real server: a kept answer, sent by a
 /// worker or at admission, is the rendered one byte for byte but for its request id; a write

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LucidHTTPTesting
 import LucidPostgresTesting
+import LucidServerTesting
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 @Suite("Sections and their batch updates over HTTP")

@@ -1,17 +1,18 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 /// `lucid serve --session-cache-entries`: documented, and checked like every other option.
 @Suite struct SessionCacheFlagTests {
     @Test func theFlagIsInTheHelp() throws {
-        let help = try ExecutableTests.run(["--help"])
+        let help = try LucidBinary.run(["--help"])
         #expect(help.status == 0 && help.output.contains("--session-cache-entries N"))
     }
 
     @Test(arguments: [["serve", "--session-cache-entries", "0"], ["serve", "--session-cache-entries=many"]])
     func aBadValueExitsWithUsage(_ arguments: [String]) throws {
-        let result = try ExecutableTests.run(arguments)
+        let result = try LucidBinary.run(arguments)
         #expect(result.status == 64)
         #expect(result.errors.hasPrefix("lucid: "))
     }
@@ -20,7 +21,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lucid-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let child = try ChildProcess(
-            ExecutableTests.binary,
+            LucidBinary.url,
             ["serve", "--port", "0", "--session-cache-entries", "1", "--database", folder.appendingPathComponent("lucid.sqlite").path],
             environment: ["LUCID_THREADS": "2"])
         let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20))

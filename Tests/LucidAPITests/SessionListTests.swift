@@ -7,6 +7,7 @@ import LucidSQLiteCore
 import Testing
 @testable import LucidAPI
 @testable import LucidSQLite
+import LucidServerTesting
 @testable import LucidStore
 
 extension LucidClient {

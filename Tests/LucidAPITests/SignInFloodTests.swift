@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LucidAPI
 import LucidHTTPTesting
+import LucidServerTesting
 import Synchronization
 import Testing
 

@@ -3,6 +3,7 @@ import LucidCrypto
 import LucidHTTPTesting
 import LucidModel
 import LucidSQLite
+import LucidServerTesting
 import LucidStore
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
         }
         let child = try ChildProcess(
             URL(fileURLWithPath: "/bin/sh"),
-            ["-c", "ulimit -v \(Self.addressSpaceKiB) && exec \"$0\" \"$@\"", ExecutableTests.binary.path,
+            ["-c", "ulimit -v \(Self.addressSpaceKiB) && exec \"$0\" \"$@\"", LucidBinary.url.path,
              "serve", "--port", "0", "--database", database],
             environment: ["LUCID_THREADS": "2"])
         let announced = try #require(child.waitForOutput(containing: "listening on", seconds: 20), "\(child.errors)")

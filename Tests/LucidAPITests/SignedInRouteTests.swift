@@ -3,6 +3,7 @@ import LucidAPI
 import LucidCrypto
 import LucidHTTPTesting
 import LucidModel
+import LucidServerTesting
 import LucidStore
 import Testing
 

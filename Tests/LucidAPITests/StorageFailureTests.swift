@@ -4,6 +4,7 @@ import LucidPostgres
 import LucidSQLiteCore
 import Testing
 @testable import LucidSQLite
+import LucidServerTesting
 @testable import LucidStore
 
 /// A database failure answers 5xx without detail, and the request's log line carries the

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 @testable import LucidAPI
 @testable import LucidSQLite
+import LucidServerTesting
 @testable import LucidStore
 
 @Suite struct SweeperTests {

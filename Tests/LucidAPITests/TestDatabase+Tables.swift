@@ -2,6 +2,7 @@ import Foundation
 import LucidPostgres
 @testable import LucidSQLite
 import LucidSQLiteCore
+import LucidServerTesting
 @testable import LucidStore
 
 /// Looking at every table of the schema, whatever tables it has: for tests that must notice

@@ -2,6 +2,7 @@ import Foundation
 import LucidHTTPTesting
 import LucidJSON
 import LucidModel
+import LucidServerTesting
 import LucidStore
 import LucidWire
 import Testing

@@ -1,6 +1,7 @@
 import LucidModel
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 import Testing
 
 @Suite("Batches, undo, redo, changes, history and time travel")

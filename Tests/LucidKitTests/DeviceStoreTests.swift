@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Testing) @testable import LucidKit
 import LucidModel
+import LucidSQLiteCore
 import LucidTestSupport
 import Testing
 
@@ -61,5 +62,33 @@ import Testing
         let reopened = try DeviceStore(path: path)
         let same = reopened.journal.server == Snapshot(version: 150, model: model)
         #expect(same)
+    }
+
+    /// A version whose write fails leaves the file's order keys and the store's alike: the
+    /// next version places its dreams among the keys the file holds.
+    @Test func aFailedWriteLeavesTheOrderKeysAsTheFileHasThem() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try open()
+        let a = Dream(id: UUID(), description: "A", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
+        let b = Dream(id: UUID(), description: "B", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
+        let c = Dream(id: UUID(), description: "C", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
+        let x = Dream(id: UUID(), description: "X", creature: .shark, createdAt: Timestamp(millisecondsSince1970: 0))
+        let first = Model(dreams: [a, b])
+        func receive(_ version: Int, _ model: Model, after old: Model) throws -> LocalJournal.Advance {
+            try store.update { (journal) throws(Never) in journal.receive(version: version, diff: ModelDiff(from: old, to: model)) }.get()
+        }
+        #expect(try receive(1, first, after: .empty) == .applied)
+
+        // A deletion, then an insert the file refuses: the transaction rolls back.
+        let saboteur = try Connection(path: path)
+        try saboteur.execute("CREATE TRIGGER refuse BEFORE INSERT ON server_dreams BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+        #expect(throws: DeviceStoreError.self) { try receive(2, Model(dreams: [b, c]), after: first) }
+        try saboteur.execute("DROP TRIGGER refuse")
+
+        // A goes on being where the file has it, so X lands before it.
+        let second = Model(dreams: [x, a, b])
+        #expect(try receive(2, second, after: first) == .applied)
+        let reopened = try DeviceStore(path: path)
+        #expect(reopened.journal.server.model.dreams.map(\.description) == ["X", "A", "B"])
     }
 }

@@ -150,7 +150,9 @@ public final class DeviceStore: Sendable {
     @_spi(Testing) public func update<T: Sendable, E: Error>(_ body: (inout LocalJournal) throws(E) -> T) throws(DeviceStoreError) -> Result<T, E> {
         try Self.sqlite { () throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
             try file.withLock { (file) throws(SQLiteError) -> Result<Result<T, E>, DeviceStoreError> in
-                var after: LocalJournal?
+                // Kept aside until the commit: a failed transaction leaves the file's journal and
+                // order keys as they were, so the next write places dreams among keys the file has.
+                var after: (journal: LocalJournal, rows: ServerRows)?
                 var reread = false
                 let outcome: Result<Result<T, E>, DeviceStoreError>
                 do throws(SQLiteError) {
@@ -159,8 +161,9 @@ public final class DeviceStore: Sendable {
                         var journal = file.journal
                         let result: T
                         do throws(E) { result = try body(&journal) } catch { return .success(.failure(error)) }
-                        try Self.write(from: file.journal, to: journal, rows: &file.rows, on: file.connection)
-                        after = journal
+                        var rows = file.rows
+                        try Self.write(from: file.journal, to: journal, rows: &rows, on: file.connection)
+                        after = (journal, rows)
                         return .success(.success(result))
                     }
                 } catch {
@@ -168,7 +171,7 @@ public final class DeviceStore: Sendable {
                     if reread { publish(file) }
                     throw error
                 }
-                if let after { file.journal = after }
+                if let after { (file.journal, file.rows) = after }
                 if after != nil || reread { publish(file) }
                 return outcome
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LucidHTTPTesting
+import LucidServerTesting
 
 /// A hotel's network between `lucid journal` and a test's server (see
 /// ``script``), run by Python, stopped by the test.

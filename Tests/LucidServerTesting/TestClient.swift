@@ -1,45 +1,49 @@
-import Foundation
-import LucidHTTPTesting
+package import Foundation
+package import LucidHTTPTesting
 
 /// Sends requests to a Lucid API and reads their answers: over a socket, or in memory.
-protocol LucidClient: Sendable {
+package protocol LucidClient: Sendable {
     /// Sends one request (`path` may carry a query) and reads its whole answer.
     func send(_ method: String, _ path: String, headers: [(name: String, value: String)], body: [UInt8]?) throws -> TestResponse
 }
 
 /// Speaks HTTP/1.1 to a Lucid server on 127.0.0.1, one connection per request.
-protocol SocketClient: LucidClient {
+package protocol SocketClient: LucidClient {
     /// The port the server listens on now.
     var serverPort: UInt16 { get throws }
 }
 
 extension SocketClient {
-    func send(_ method: String, _ path: String, headers: [(name: String, value: String)], body: [UInt8]?) throws -> TestResponse {
+    package func send(_ method: String, _ path: String, headers: [(name: String, value: String)], body: [UInt8]?) throws -> TestResponse {
         let connection = try TestConnection(port: try serverPort, timeoutSeconds: 10)
         return try connection.request(method: method, path: path, headers: headers, body: body)
     }
 }
 
 /// A client of a ``TestServer``, which may stop and start again on another port.
-struct TestClient: SocketClient {
-    static let password = "correct horse battery staple"
+package struct TestClient: SocketClient {
+    package static let password = "correct horse battery staple"
 
-    let server: TestServer
+    package let server: TestServer
 
-    var serverPort: UInt16 { get throws { try server.port } }
+    package init(server: TestServer) { self.server = server }
+
+    package var serverPort: UInt16 { get throws { try server.port } }
 }
 
 /// A client of a server listening on `port`, such as a `lucid serve` the test started.
-struct PortClient: SocketClient {
-    let port: UInt16
+package struct PortClient: SocketClient {
+    package let port: UInt16
 
-    var serverPort: UInt16 { port }
+    package init(port: UInt16) { self.port = port }
+
+    package var serverPort: UInt16 { port }
 }
 
 extension LucidClient {
     /// Sends a request. `json` is serialized and sent as `application/json` unless the
     /// headers name another `Content-Type`; `body` is sent as it is.
-    func request(
+    package func request(
         _ method: String, _ path: String, json: [String: Any]? = nil, body: [UInt8]? = nil,
         token: String? = nil, headers: [(name: String, value: String)] = []
     ) throws -> TestResponse {
@@ -55,43 +59,43 @@ extension LucidClient {
         return try send(method, path, headers: headers, body: bytes)
     }
 
-    func get(_ path: String, token: String? = nil, headers: [(name: String, value: String)] = []) throws -> TestResponse {
+    package func get(_ path: String, token: String? = nil, headers: [(name: String, value: String)] = []) throws -> TestResponse {
         try request("GET", path, token: token, headers: headers)
     }
 
-    func head(_ path: String, token: String? = nil, headers: [(name: String, value: String)] = []) throws -> TestResponse {
+    package func head(_ path: String, token: String? = nil, headers: [(name: String, value: String)] = []) throws -> TestResponse {
         try request("HEAD", path, token: token, headers: headers)
     }
 
-    func post(
+    package func post(
         _ path: String, json: [String: Any]? = nil, body: [UInt8]? = nil, token: String? = nil,
         headers: [(name: String, value: String)] = []
     ) throws -> TestResponse {
         try request("POST", path, json: json, body: body, token: token, headers: headers)
     }
 
-    func put(
+    package func put(
         _ path: String, json: [String: Any]? = nil, body: [UInt8]? = nil, token: String? = nil,
         headers: [(name: String, value: String)] = []
     ) throws -> TestResponse {
         try request("PUT", path, json: json, body: body, token: token, headers: headers)
     }
 
-    func patch(
+    package func patch(
         _ path: String, json: [String: Any]? = nil, body: [UInt8]? = nil, token: String? = nil,
         headers: [(name: String, value: String)] = []
     ) throws -> TestResponse {
         try request("PATCH", path, json: json, body: body, token: token, headers: headers)
     }
 
-    func delete(_ path: String, token: String? = nil, headers: [(name: String, value: String)] = []) throws -> TestResponse {
+    package func delete(_ path: String, token: String? = nil, headers: [(name: String, value: String)] = []) throws -> TestResponse {
         try request("DELETE", path, token: token, headers: headers)
     }
 
     // MARK: Conveniences that need a particular answer to go on
 
     /// Registers `username` and returns the response's `{user, token}`.
-    func registerUser(_ username: String, password: String = TestClient.password) throws -> JSON {
+    package func registerUser(_ username: String, password: String = TestClient.password) throws -> JSON {
         let response = try post("/v1/users", json: ["username": username, "password": password])
         guard response.status == 201, response.json["token"].string != nil else {
             throw UnexpectedResponse(description: "registering \(username): \(response.status) \(response.text)")
@@ -100,12 +104,12 @@ extension LucidClient {
     }
 
     /// Registers `username` and returns its token.
-    func register(_ username: String, password: String = TestClient.password) throws -> String {
+    package func register(_ username: String, password: String = TestClient.password) throws -> String {
         try registerUser(username, password: password)["token"].string!
     }
 
     /// Signs in and returns the token.
-    func signIn(_ username: String, password: String = TestClient.password) throws -> String {
+    package func signIn(_ username: String, password: String = TestClient.password) throws -> String {
         let response = try post("/v1/sessions", json: ["username": username, "password": password])
         guard response.status == 201, let token = response.json["token"].string else {
             throw UnexpectedResponse(description: "signing in \(username): \(response.status) \(response.text)")
@@ -114,7 +118,7 @@ extension LucidClient {
     }
 
     /// The current model, `{version, favoriteCreature, dreams}`.
-    func model(_ token: String) throws -> JSON {
+    package func model(_ token: String) throws -> JSON {
         let response = try get("/v1/model", token: token)
         guard response.status == 200 else {
             throw UnexpectedResponse(description: "GET /v1/model: \(response.status) \(response.text)")
@@ -123,7 +127,7 @@ extension LucidClient {
     }
 
     /// The whole history, newest first, read in one page.
-    func history(_ token: String) throws -> JSON {
+    package func history(_ token: String) throws -> JSON {
         let response = try get("/v1/history?limit=100", token: token)
         guard response.status == 200 else {
             throw UnexpectedResponse(description: "GET /v1/history: \(response.status) \(response.text)")
@@ -133,7 +137,7 @@ extension LucidClient {
 
     /// Adds a dream through `POST /v1/dreams` and returns it as stored.
     @discardableResult
-    func addDream(_ token: String, _ dream: [String: Any]) throws -> JSON {
+    package func addDream(_ token: String, _ dream: [String: Any]) throws -> JSON {
         let response = try post("/v1/dreams", json: dream, token: token)
         guard response.status == 201 else {
             throw UnexpectedResponse(description: "POST /v1/dreams: \(response.status) \(response.text)")
@@ -143,13 +147,13 @@ extension LucidClient {
 
     /// Adds a shark dream with this description.
     @discardableResult
-    func addDream(_ token: String, _ description: String) throws -> JSON {
+    package func addDream(_ token: String, _ description: String) throws -> JSON {
         try addDream(token, ["description": description, "creature": ["kind": "shark"]])
     }
 
     /// Sends a batch and requires 200.
     @discardableResult
-    func apply(_ token: String, _ actions: [[String: Any]]) throws -> JSON {
+    package func apply(_ token: String, _ actions: [[String: Any]]) throws -> JSON {
         let response = try post("/v1/actions", json: ["actions": actions], token: token)
         guard response.status == 200 else {
             throw UnexpectedResponse(description: "POST /v1/actions: \(response.status) \(response.text)")

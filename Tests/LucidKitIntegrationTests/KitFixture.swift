@@ -5,6 +5,7 @@ import LucidHTTPTesting
 @_spi(Testing) import LucidKit
 import LucidKitTesting
 import LucidModel
+import LucidServerTesting
 import LucidStore
 import LucidWire
 import Testing

@@ -1,28 +1,28 @@
-import Foundation
+package import Foundation
 import LucidPostgres
 import LucidPostgresTesting
-@testable import LucidSQLite
-import LucidSQLiteCore
-@testable import LucidStore
+import LucidSQLite
+package import LucidSQLiteCore
+package import LucidStore
 
 /// The database the integration tests run on: SQLite, or PostgreSQL when the environment
 /// says `LUCID_TEST_DATABASE=postgresql` (the test command runs the suite both ways).
-enum TestDatabase: Sendable {
+package enum TestDatabase: Sendable {
     case sqlite(path: String)
     case postgres(url: String)
 
     /// Whether this run is on PostgreSQL.
-    static let onPostgres = ProcessInfo.processInfo.environment["LUCID_TEST_DATABASE"] == "postgresql"
+    package static let onPostgres = ProcessInfo.processInfo.environment["LUCID_TEST_DATABASE"] == "postgresql"
 
     /// A new, empty database of this run's kind; a SQLite one is a file in `folder`.
-    static func make(in folder: URL) throws -> TestDatabase {
+    package static func make(in folder: URL) throws -> TestDatabase {
         onPostgres
             ? .postgres(url: try PrivatePostgres.shared.get().makeDatabase())
             : .sqlite(path: folder.appendingPathComponent("lucid.sqlite").path)
     }
 
     /// What `lucid serve --database` takes.
-    var argument: String {
+    package var argument: String {
         switch self {
         case .sqlite(let path): path
         case .postgres(let url): url
@@ -30,7 +30,7 @@ enum TestDatabase: Sendable {
     }
 
     /// New stores on the database, as a server opens them.
-    func open() throws -> (any JournalStore, any AccountStore) {
+    package func open() throws -> (any JournalStore, any AccountStore) {
         switch self {
         case .sqlite(let path):
             return (try SQLiteJournalStore(path: path, owners: .registeredUsers), try SQLiteAccountStore(path: path))
@@ -42,13 +42,13 @@ enum TestDatabase: Sendable {
 
     /// What `body` answers over a new connection to the SQLite file at `path`, kept open
     /// until it returns: a statement holds its connection unowned.
-    static func withConnection<T>(_ path: String, _ body: (Connection) throws -> T) throws -> T {
+    package static func withConnection<T>(_ path: String, _ body: (Connection) throws -> T) throws -> T {
         let connection = try Connection(path: path)
         return try withExtendedLifetime(connection) { try body(connection) }
     }
 
     /// How many rows `table` holds.
-    func count(_ table: String) throws -> Int {
+    package func count(_ table: String) throws -> Int {
         switch self {
         case .sqlite(let path):
             try Self.withConnection(path) { try $0.statement("SELECT count(*) FROM \(table)").query { $0.int(0) }.first ?? -1 }
@@ -58,7 +58,7 @@ enum TestDatabase: Sendable {
     }
 
     /// Makes every insert into `table` fail with `message`, until the sabotage is lifted.
-    func sabotage(_ table: String, message: String) throws -> Sabotage {
+    package func sabotage(_ table: String, message: String) throws -> Sabotage {
         switch self {
         case .sqlite(let path):
             let connection = try Connection(path: path)
@@ -75,7 +75,7 @@ enum TestDatabase: Sendable {
     }
 
     /// A failure injected into the database, and how to lift it.
-    struct Sabotage {
-        let lift: () throws -> Void
+    package struct Sabotage {
+        package let lift: () throws -> Void
     }
 }

@@ -4,6 +4,7 @@ import LucidHTTPTesting
 import LucidJSON
 @_spi(Testing) import LucidKit
 import LucidModel
+import LucidServerTesting
 import LucidStore
 import Testing
 

@@ -5,6 +5,7 @@ import LucidHTTPTesting
 import LucidJSON
 @_spi(Testing) import LucidKit
 import LucidModel
+import LucidServerTesting
 import LucidStore
 import LucidWire
 import Testing
@@ -18,7 +19,7 @@ import Testing
 
         func run(_ arguments: [String], password: String? = TestClient.password) throws -> (status: Int32?, output: String, errors: String) {
             let child = try ChildProcess(
-                ExecutableTests.binary, ["journal"] + arguments + ["--state", state.path],
+                LucidBinary.url, ["journal"] + arguments + ["--state", state.path],
                 environment: password.map { ["LUCID_PASSWORD": $0] } ?? [:])
             let status = child.waitForExit(seconds: 30)
             return (status, child.output, child.errors)
@@ -185,7 +186,7 @@ import Testing
             return dream.id
         }
         for delay in [80_000, 200_000 as useconds_t] {
-            let sync = try ChildProcess(ExecutableTests.binary, ["journal", "sync", "--state", terminal.state.path])
+            let sync = try ChildProcess(LucidBinary.url, ["journal", "sync", "--state", terminal.state.path])
             usleep(delay)
             sync.signal(SIGKILL)
             _ = sync.waitForExit(seconds: 10)
@@ -227,7 +228,7 @@ import Testing
         let terminal = terminal(fixture)
         #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "watcher"]).status == 0)
         let watch = try ChildProcess(
-            ExecutableTests.binary, ["journal", "watch", "--state", terminal.state.path, "--json"])
+            LucidBinary.url, ["journal", "watch", "--state", terminal.state.path, "--json"])
         defer {
             watch.signal(SIGTERM)
             _ = watch.waitForExit(seconds: 10)
@@ -258,7 +259,7 @@ import Testing
         let terminal = terminal(fixture)
         #expect(try terminal.run(["register", "--server", fixture.url.absoluteString, "--username", "leaving"]).status == 0)
         let file = try #require(try DeviceAccounts(folder: terminal.state, transport: URLSessionTransport()).current()?.path)
-        let watch = try ChildProcess(ExecutableTests.binary, ["journal", "watch", "--state", terminal.state.path, "--json"])
+        let watch = try ChildProcess(LucidBinary.url, ["journal", "watch", "--state", terminal.state.path, "--json"])
         // The watch holds its client once it has synced: its first status line.
         _ = watch.waitForOutput(containing: "{", seconds: 20)
         let refused = try terminal.run(["sign-out", "--discard-pending"])

@@ -4,6 +4,7 @@ import LucidJSON
 @_spi(Testing) import LucidKit
 import LucidKitTesting
 import LucidModel
+import LucidServerTesting
 import LucidStore
 import LucidWire
 import Testing

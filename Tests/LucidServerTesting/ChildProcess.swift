@@ -1,20 +1,20 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #endif
-import Foundation
+package import Foundation
 
 /// A child process for tests, with every wait bounded: output goes to files (no pipe can
 /// fill up or block a read), and the exit is polled with `waitpid(WNOHANG)` up to a deadline.
 /// Foundation's `Process` was not used because its `waitUntilExit` can hang on Linux when
 /// the exit notification is missed, which once stalled the whole test run.
-final class ChildProcess {
-    let pid: pid_t
-    let outputPath: String
-    let errorPath: String
+package final class ChildProcess {
+    package let pid: pid_t
+    package let outputPath: String
+    package let errorPath: String
     private var status: Int32?
 
     /// Where the child's standard error goes.
-    enum StandardError {
+    package enum StandardError {
         /// A file of its own, read back through `errors`.
         case captured
         /// The file at this path, such as `/dev/full`.
@@ -26,7 +26,7 @@ final class ChildProcess {
     }
 
     /// Starts `executable` with `arguments` and `environment` added to this process's.
-    init(
+    package init(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
         standardError: StandardError = .captured
     ) throws {
@@ -65,13 +65,13 @@ final class ChildProcess {
         try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: outputPath).deletingLastPathComponent().path)
     }
 
-    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
-    var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    package var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    package var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
-    func signal(_ number: Int32) { kill(pid, number) }
+    package func signal(_ number: Int32) { kill(pid, number) }
 
     /// The exit status once the child has exited, or `nil` if it is still running after `seconds`.
-    func waitForExit(seconds: Double) -> Int32? {
+    package func waitForExit(seconds: Double) -> Int32? {
         if let status { return status }
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
@@ -88,7 +88,7 @@ final class ChildProcess {
     }
 
     /// The first line of standard output that contains `text`, waiting up to `seconds`.
-    func waitForOutput(containing text: String, seconds: Double) -> String? {
+    package func waitForOutput(containing text: String, seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
             if let line = output.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }

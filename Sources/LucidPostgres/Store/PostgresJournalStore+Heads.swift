@@ -103,4 +103,12 @@ final class JournalTurns: Sendable {
         defer { lock.unlock() }
         return try body()
     }
+
+    /// Runs `body` holding the turns of all of `users`, taken in one order by every caller.
+    func withTurns<T, E: Error>(of users: Set<UUID>, _ body: () throws(E) -> T) throws(E) -> T {
+        let stripes = Set(users.map { Int($0.uuid.15) }).sorted()
+        for stripe in stripes { locks[stripe].lock() }
+        defer { for stripe in stripes.reversed() { locks[stripe].unlock() } }
+        return try body()
+    }
 }

@@ -10,9 +10,10 @@ import Synchronization
 /// The database is the only truth. A write locks its journal's head row (`journals`, `FOR
 /// UPDATE`), so writers of one journal take turns whichever process they run in, checks the
 /// version it expects against that row, and commits the version and the row's new version in
-/// one transaction (then tells the other processes, through ``PGNotifier``); the writes of
-/// one journal queued in this process share that transaction and its commit. Heads of recently used journals stay in memory, but none
-/// is served without proof that it is current: every read first asks the database for the
+/// one transaction (then tells the other processes, through ``PGNotifier``). The writes that
+/// queue in this process while a group commits, of any journals, share the next transaction,
+/// its few statements and its flush to disk (see ``WriteQueue`` and ``PGWriteStatements``).
+/// Heads of recently used journals stay in memory, but none is served without proof that it is current: every read first asks the database for the
 /// journal's version (one indexed row), and a head that is behind catches up by reading only
 /// the versions it missed. So a read answered after any process acknowledged a write sees it.
 public final class PostgresJournalStore: JournalStore {
@@ -24,8 +25,8 @@ public final class PostgresJournalStore: JournalStore {
     let keys = Mutex<[UUID: JournalKeys]>([:])
     /// One turn per journal in this process, so that a journal's keys have one user at a time.
     let turns = JournalTurns()
-    /// The writes waiting for their journal, written a batch at a time.
-    let writes = WriteQueues()
+    /// The writes waiting to be written, a group at a time (see ``WriteQueue``).
+    let writes: WriteQueue
     /// What undo and redo need of each cached journal's newest stack entries.
     let recent = Mutex<[UUID: RecentChanges]>([:])
     /// Tells observers of versions, whichever process committed them.
@@ -54,6 +55,10 @@ public final class PostgresJournalStore: JournalStore {
         }
     }
 
+    /// How many groups of writes go to the database at once, each in a transaction of its own:
+    /// one commits while the writes arriving meanwhile gather for the next.
+    static let writingGroups = 2
+
     /// How many versions a cached head may be behind and still catch up version by version;
     /// further behind, the journal is read again whole.
     static let catchUpLimit = 64
@@ -67,6 +72,7 @@ public final class PostgresJournalStore: JournalStore {
     ) throws(StoreOpeningError) {
         self.owners = owners
         pool = PGPool(url: url, size: connections)
+        writes = WriteQueue(leaders: Self.writingGroups)
         size = PGDatabaseSize(pool: pool)
         heads = Mutex(HeadCache(limit: headCacheBytes))
         let migrated: Result<[String], MigrationFailure<PGError>>

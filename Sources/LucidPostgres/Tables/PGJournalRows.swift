@@ -42,6 +42,27 @@ struct PGJournalRows {
         return (version, row[1].flatMap { Int($0) }, row[2].flatMap { Int($0) })
     }
 
+    /// The head rows of `users`' journals as ``head(of:locking:owners:)`` reads each, locked
+    /// in one statement, in the order of their keys (as every process locks them, so that two
+    /// groups of journals never wait for each other); a user missing from the answer has no
+    /// account (any more). A journal with no head row yet gets one as that method makes it.
+    func heads(of users: [UUID], owners: JournalOwners) throws(PGError) -> [UUID: (version: Int, undoTop: Int?, redoTop: Int?)] {
+        var heads: [UUID: (version: Int, undoTop: Int?, redoTop: Int?)] = [:]
+        for row in try connection.execute(
+            "SELECT user_id, version, undo_top, redo_top FROM journals WHERE user_id = ANY ($1::uuid[]) ORDER BY user_id FOR UPDATE",
+            [PGArray.literal(users.map(\.uuidString))]
+        ).rows {
+            guard let user = row[0].flatMap(UUID.init(uuidString:)), let version = row[1].flatMap({ Int($0) }) else {
+                throw Self.corrupt("journals")
+            }
+            heads[user] = (version, row[2].flatMap { Int($0) }, row[3].flatMap { Int($0) })
+        }
+        for user in users where heads[user] == nil {
+            heads[user] = try head(of: user, locking: true, owners: owners)
+        }
+        return heads
+    }
+
     /// The journal's version (0 if it has no head row yet), or `nil` if `user` has no account.
     func ownedVersion(of user: UUID) throws(PGError) -> Int? {
         guard let row = try connection.execute(
@@ -49,75 +70,6 @@ struct PGJournalRows {
         ).rows.first else { return nil }
         guard let version = row[0].flatMap({ Int($0) }) else { throw Self.corrupt("journals") }
         return version
-    }
-
-    /// Writes the version `plan` makes, in one statement (one round trip while the
-    /// journal's row is locked): ends the revisions it ends, begins its new ones, adds its
-    /// row, writes what `search` changes in the search index, and moves the head row on. One
-    /// snapshot serves the whole statement, so the revisions it begins are not among those
-    /// it ends; the index rows it deletes and those it writes are different dreams.
-    func persist(_ plan: VersionPlan, search: SearchIndexChange, of user: UUID) throws(PGError) {
-        // Ending many revisions at once (an import undone) must not depend on the plan the
-        // statistics happen to give: with none yet (a new database) the planner takes the
-        // journal for one row and looks each ended id up in all of its live revisions,
-        // 10,000 by 10,000. That statement, under its own text so that its plan is its own,
-        // is planned without nested loops or whole-table scans: one hash of the ids, one pass
-        // over the journal's live revisions.
-        let many = plan.ended.count > Self.manyEnded
-        guard many else { return try persist(plan, search: search, of: user, many: false) }
-        try connection.execute("SELECT set_config('enable_nestloop', 'off', true), set_config('enable_seqscan', 'off', true)")
-        try persist(plan, search: search, of: user, many: true)
-        try connection.execute("""
-            SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name IN ('enable_nestloop', 'enable_seqscan')
-            """)
-    }
-
-    /// Past this many ended revisions, a version's statement is planned for many.
-    static let manyEnded = 1_000
-
-    private func persist(_ plan: VersionPlan, search: SearchIndexChange, of user: UUID, many: Bool) throws(PGError) {
-        let row = plan.row
-        let (kind, actions, target): (String, String?, String?) = switch row.kind {
-        case .change(let json): ("change", json, nil)
-        case .undo(let reverted): ("undo", nil, String(reverted))
-        case .redo(let reapplied): ("redo", nil, String(reapplied))
-        }
-        let dreams = plan.records.map(\.dream)
-        func column(_ value: (DreamRecord) -> String) -> String? { PGArray.literal(plan.records.map(value)) }
-        try connection.execute((many ? "-- many ended\n" : "") + """
-            WITH ended AS (
-                -- Each id looked up in dream_revisions_live_by_dream, whatever the plan.
-                UPDATE dream_revisions AS r SET until_version = $2 FROM unnest($3::uuid[]) AS e (id)
-                WHERE r.user_id = $1 AND r.dream_id = e.id AND r.until_version = \(Self.live)
-            ), begun AS (
-                INSERT INTO dream_revisions (user_id, from_version, \(Self.columns))
-                SELECT $1, $2, r.* FROM unnest(
-                    $4::uuid[], $5::text[], $6::text[], $7::text[], $8::integer[], $9::integer[], $10::text[], $11::bigint[],
-                    $12::bigint[], $13::boolean[], $14::jsonb[]) AS r
-            ), added AS (
-                INSERT INTO versions (user_id, version, kind, at, actions, target, favorite, entry_below, undo_top, redo_top)
-                VALUES ($1, $2, $15, $16, $17, $18, $19, $20, $21, $22)
-            ), unsearched AS (
-                DELETE FROM dream_search WHERE user_id = $1 AND dream_id = ANY ($23::uuid[])
-            ), searched AS (
-                INSERT INTO dream_search (user_id, dream_id, words)
-                SELECT $1, s.id, array_to_tsvector(string_to_array(s.words, ' ')) FROM unnest($24::uuid[], $25::text[]) AS s (id, words)
-                ON CONFLICT (user_id, dream_id) DO UPDATE SET words = EXCLUDED.words
-            )
-            UPDATE journals SET version = $2, undo_top = $21, redo_top = $22 WHERE user_id = $1
-            """, [
-                user.uuidString, String(row.version), PGArray.literal(plan.ended.map(\.uuidString)),
-                PGArray.literal(dreams.map(\.id.uuidString)), column(\.orderKey), column(\.dream.description),
-                column(\.dream.creature.storageName),
-                column { String($0.dream.effects.reduce(0) { $0 | (1 << $1.ordinal) }) },
-                column { String($0.dream.numberOfCreatures) }, column(\.dream.dreamtOn.iso8601),
-                column { String($0.dream.createdAt.millisecondsSince1970) }, column { String($0.dream.updatedAt.millisecondsSince1970) },
-                column { $0.dream.lucid ? "true" : "false" }, column { StoredTags.json($0.dream.tags) },
-                kind, String(row.at.millisecondsSince1970), actions, target, row.favorite.storageName,
-                row.entryBelow.map(String.init), row.undoTop.map(String.init), row.redoTop.map(String.init),
-                PGArray.literal(search.removed.map(\.uuidString)), PGArray.literal(search.written.map(\.id.uuidString)),
-                PGArray.literal(search.written.map { PGSearchRows.lexemes($0.words, of: user) }),
-            ])
     }
 
     // MARK: Versions
@@ -232,7 +184,7 @@ struct PGJournalRows {
 
     // MARK: Revisions
 
-    private static let columns =
+    static let columns =
         "dream_id, order_key, description, creature, effects, creatures, dreamt_on, created_at, updated_at, lucid, tags"
 
     /// The dreams live now, in order.
@@ -273,17 +225,21 @@ struct PGJournalRows {
     }
 }
 
-/// PostgreSQL array literals in text form, `{"a","b"}`: every element quoted, with the
-/// quote and the backslash escaped, so any text goes in as itself.
+/// PostgreSQL array literals in text form, `{"a","b",NULL}`: every element quoted, with the
+/// quote and the backslash escaped, so any text goes in as itself; nil is NULL.
 enum PGArray {
-    static func literal(_ elements: [String]) -> String {
+    static func literal(_ elements: [String?]) -> String {
         // Byte by byte: `"` and `\` are single bytes in UTF-8 and never part of another
         // character, so escaping them there is escaping them in the text. (Appending scalar
         // by scalar to a String took half a second for the 10,000 descriptions of an import.)
         var bytes: [UInt8] = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(elements.reduce(2) { $0 + $1.utf8.count + 3 })
+        bytes.reserveCapacity(elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
         for (position, element) in elements.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard let element else {
+                bytes += "NULL".utf8
+                continue
+            }
             bytes.append(UInt8(ascii: "\""))
             for byte in element.utf8 {
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }

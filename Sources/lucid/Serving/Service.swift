@@ -19,7 +19,7 @@ enum Service {
         let metricsListener: MetricsListener?
         do throws(StoreOpeningError) {
             let (journals, accounts) = try Database(configuration.database).open(
-                connections: configuration.databaseConnections ?? configuration.requestThreads, headCacheBytes: configuration.headCacheBytes)
+                connections: configuration.connections, headCacheBytes: configuration.headCacheBytes)
             let api = API(
                 journals: journals, accounts: accounts,
                 configuration: APIConfiguration(

@@ -68,4 +68,21 @@ struct PGGroupCommitTests {
         }
         #expect(largest.withLock { $0 } > 1, "some commit carried more than one version")
     }
+
+    /// One request of 80 changes then 80 undos, each its own version in one transaction: the
+    /// later undos need changes older than the 64 the store keeps in memory, planned earlier
+    /// in the same transaction, and read them from the database once they are sent.
+    @Test func undosReadTheChangesTheirOwnTransactionPlannedEarlier() throws {
+        let url = try PrivatePostgres.shared.get().makeDatabase()
+        let store = try PostgresJournalStore(url: url, connections: 2)
+        let user = UUID()
+        var random = RandomJournal(seed: 7)
+        let writes = (0..<80).map { _ in JournalWrite(.actions([.addDream(random.dream())])) }
+            + (0..<80).map { _ in JournalWrite(.undo) }
+        let results = try store.write(writes, to: user, at: random.tick())
+        #expect(results.compactMap { try? $0.get().version } == Array(1...160))
+        let head = try store.head(of: user)
+        #expect(head.version == 160 && head.model.dreams.isEmpty)
+        #expect(try PostgresJournalStore(url: url, connections: 1).head(of: user) == head)
+    }
 }

@@ -75,6 +75,8 @@ final class WriteQueue: Sendable {
         let chosen = state.withLock { state in
             state.leading -= 1
             state.held.subtract(leader.group?.map(\.user) ?? [])
+            // The group holds its leader: let go of it, or every group would live on.
+            leader.group = nil
             return Self.chooseLeaders(&state, limit: leaders)
         }
         for next in chosen { next.done.signal() }

@@ -94,11 +94,18 @@ extension PostgresJournalStore {
 /// turns, so its order keys have one user at a time. Other processes are kept out by the
 /// journal's row lock in the database; a turn is only ever taken before a connection.
 final class JournalTurns: Sendable {
-    private let locks = (0..<256).map { _ in NSLock() }
+    /// Enough that two groups of writes, each holding the turns of up to 128 journals, seldom
+    /// share one: a shared stripe makes the second group wait for the first's whole commit.
+    private static let stripes = 4_096
+    private let locks = (0..<stripes).map { _ in NSLock() }
+
+    /// The last two bytes of a random UUID are random (its version and variant bits are elsewhere).
+    private static func stripe(of user: UUID) -> Int {
+        (Int(user.uuid.14) << 8 | Int(user.uuid.15)) % stripes
+    }
 
     func withTurn<T, E: Error>(of user: UUID, _ body: () throws(E) -> T) throws(E) -> T {
-        // The last byte of a random UUID is random: 256 stripes.
-        let lock = locks[Int(user.uuid.15)]
+        let lock = locks[Self.stripe(of: user)]
         lock.lock()
         defer { lock.unlock() }
         return try body()
@@ -106,7 +113,7 @@ final class JournalTurns: Sendable {
 
     /// Runs `body` holding the turns of all of `users`, taken in one order by every caller.
     func withTurns<T, E: Error>(of users: Set<UUID>, _ body: () throws(E) -> T) throws(E) -> T {
-        let stripes = Set(users.map { Int($0.uuid.15) }).sorted()
+        let stripes = Set(users.map(Self.stripe(of:))).sorted()
         for stripe in stripes { locks[stripe].lock() }
         defer { for stripe in stripes.reversed() { locks[stripe].unlock() } }
         return try body()

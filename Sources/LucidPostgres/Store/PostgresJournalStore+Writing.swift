@@ -45,7 +45,9 @@ extension PostgresJournalStore {
         case .written: return
         case .failed(let error, let committing):
             let journals = Array(group.map(\.user).uniqued())
-            guard splitting, !committing, group.count > 1 else {
+            // A busy database (a lost connection, a lock waited for too long) would fail each
+            // part again, one after another: the group fails, and its clients try again.
+            guard splitting, !committing, group.count > 1, !error.isBusy else {
                 for write in group { write.outcome = .failure(error) }
                 return
             }
@@ -68,6 +70,17 @@ extension PostgresJournalStore {
         let journals = Array(group.map(\.user).uniqued())
         var starts: [UUID: (head: JournalHead, keys: JournalKeys)] = [:]
         for journal in journals { starts[journal] = taken(journal) }
+        // A journal not in memory, or with no version yet, may have no head row: made first, in
+        // a statement of its own, so that the group's transaction takes every row lock in one
+        // statement and order.
+        let unknown = journals.filter { (starts[$0]?.head.version ?? 0) == 0 }
+        if !unknown.isEmpty {
+            do throws(JournalError) {
+                try run { (rows) throws(PGError) in try rows.createHeads(of: unknown, owners: owners) }
+            } catch {
+                return .failed(error, committing: false)
+            }
+        }
         let known = recent.withLock { recent in journals.map { recent[$0] ?? RecentChanges() } }
         var outcomes: [ObjectIdentifier: PendingWrite.Outcome] = [:]
         var events: [JournalEvent] = []
@@ -76,7 +89,12 @@ extension PostgresJournalStore {
         let written = Result { () throws(JournalError) in
             try transaction { (rows) throws(JournalError) in
                 var statements = PGWriteStatements()
-                let locked = try storage { () throws(PGError) in try rows.heads(of: journals, owners: owners) }
+                func send() throws(JournalError) {
+                    try storage { () throws(PGError) in
+                        for statement in statements.take() { try rows.connection.execute(statement.sql, statement.parameters) }
+                    }
+                }
+                let locked = try storage { () throws(PGError) in try rows.heads(of: journals) }
                 for (journal, known) in zip(journals, known) {
                     let writes = group.filter { $0.user == journal }
                     guard let stored = locked[journal] else {
@@ -87,6 +105,7 @@ extension PostgresJournalStore {
                         try Self.state(of: journal, at: stored.version, from: starts[journal], in: rows)
                     }
                     let context = PlanContext(rows: rows, user: journal, recent: known)
+                    context.beforeReading = send
                     // The box is this group's alone until it is cached again: its keys change in place.
                     for write in writes {
                         var results: [Result<(commit: Commit, kept: KeptAnswer?), JournalError>] = []
@@ -122,9 +141,7 @@ extension PostgresJournalStore {
                     }
                     finals.append((journal, head, keys, context.recent))
                 }
-                try storage { () throws(PGError) in
-                    for statement in statements.finished() { try rows.connection.execute(statement.sql, statement.parameters) }
-                }
+                try send()
                 committing = true
             }
         }
@@ -149,5 +166,12 @@ extension Sequence where Element: Hashable {
     fileprivate func uniqued() -> [Element] {
         var seen: Set<Element> = []
         return filter { seen.insert($0).inserted }
+    }
+}
+
+extension JournalError {
+    /// Whether this is a failure the same request may survive later (see `StoreFailure.Kind.busy`).
+    fileprivate var isBusy: Bool {
+        if case .storage(let failure) = self { failure.kind == .busy } else { false }
     }
 }

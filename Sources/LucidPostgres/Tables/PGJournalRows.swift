@@ -42,11 +42,24 @@ struct PGJournalRows {
         return (version, row[1].flatMap { Int($0) }, row[2].flatMap { Int($0) })
     }
 
-    /// The head rows of `users`' journals as ``head(of:locking:owners:)`` reads each, locked
-    /// in one statement, in the order of their keys (as every process locks them, so that two
-    /// groups of journals never wait for each other); a user missing from the answer has no
-    /// account (any more). A journal with no head row yet gets one as that method makes it.
-    func heads(of users: [UUID], owners: JournalOwners) throws(PGError) -> [UUID: (version: Int, undoTop: Int?, redoTop: Int?)] {
+    /// Gives each of `users`' journals a head row if it has none, in key order, all in one
+    /// statement; with `owners` registered users, only to users who have an account, whose
+    /// row it holds (`FOR KEY SHARE`) until the statement's transaction ends, so that an
+    /// account deletion (which locks the user's row first) waits for it and then deletes it.
+    func createHeads(of users: [UUID], owners: JournalOwners) throws(PGError) {
+        let source = owners == .registeredUsers
+            ? "SELECT id FROM (SELECT id FROM users WHERE id = ANY ($1::uuid[]) ORDER BY id FOR KEY SHARE) AS owned"
+            : "SELECT id FROM unnest($1::uuid[]) AS given (id) ORDER BY id"
+        try connection.execute(
+            "INSERT INTO journals (user_id, version) SELECT id, 0 FROM (\(source)) AS new ON CONFLICT (user_id) DO NOTHING",
+            [PGArray.literal(users.map(\.uuidString))])
+    }
+
+    /// The head rows of `users`' journals, locked until the transaction ends, in one statement
+    /// in the order of their keys, as every process locks them: two groups of journals wait
+    /// for each other only one way. A user missing from the answer has no head row (see
+    /// ``createHeads(of:owners:)``).
+    func heads(of users: [UUID]) throws(PGError) -> [UUID: (version: Int, undoTop: Int?, redoTop: Int?)] {
         var heads: [UUID: (version: Int, undoTop: Int?, redoTop: Int?)] = [:]
         for row in try connection.execute(
             "SELECT user_id, version, undo_top, redo_top FROM journals WHERE user_id = ANY ($1::uuid[]) ORDER BY user_id FOR UPDATE",
@@ -56,9 +69,6 @@ struct PGJournalRows {
                 throw Self.corrupt("journals")
             }
             heads[user] = (version, row[2].flatMap { Int($0) }, row[3].flatMap { Int($0) })
-        }
-        for user in users where heads[user] == nil {
-            heads[user] = try head(of: user, locking: true, owners: owners)
         }
         return heads
     }

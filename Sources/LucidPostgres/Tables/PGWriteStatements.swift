@@ -72,9 +72,10 @@ struct PGWriteStatements {
         open.kept.append((user.uuidString, request, answer, version.map(String.init)))
     }
 
-    /// Every statement, the last one closed.
-    mutating func finished() -> [PGStatement] {
+    /// Every statement gathered so far, the last one closed; the next start afresh.
+    mutating func take() -> [PGStatement] {
         close()
+        defer { statements = [] }
         return statements
     }
 
@@ -94,7 +95,7 @@ struct PGWriteStatements {
     private mutating func close(planningForMany many: Bool = false) {
         defer { open = Open() }
         guard !open.isEmpty else { return }
-        let write = Self.statement(open, many: many)
+        let write = Self.statement(open, onlyOf: many ? open.journals.first : nil)
         // Ending many revisions at once (an import undone) must not depend on the plan the
         // statistics happen to give: with none yet the planner takes a journal for one row
         // and looks each ended id up in all of its live revisions, 10,000 by 10,000. That
@@ -111,9 +112,12 @@ struct PGWriteStatements {
             : [write]
     }
 
-    private static func statement(_ open: Open, many: Bool) -> PGStatement {
+    /// The statement writing `open`. A statement of one journal's (`onlyOf`) also names it as
+    /// a constant, so that each part's plan reads that journal's rows only.
+    private static func statement(_ open: Open, onlyOf journal: String?) -> PGStatement {
         var statement = Builder()
         var parts: [String] = []
+        let only = { (alias: String) in journal.map { " AND \(alias).user_id = \(statement.add(value: $0, as: "uuid"))" } ?? "" }
         if !open.ended.isEmpty {
             let arrays = [
                 statement.add(open.ended.map(\.user), as: "uuid"), statement.add(open.ended.map(\.dream), as: "uuid"),
@@ -123,7 +127,7 @@ struct PGWriteStatements {
                 ended AS (
                     UPDATE dream_revisions AS r SET until_version = e.version
                     FROM unnest(\(arrays.joined(separator: ", "))) AS e (user_id, id, version)
-                    WHERE r.user_id = e.user_id AND r.dream_id = e.id AND r.until_version = \(PGJournalRows.live)
+                    WHERE r.user_id = e.user_id AND r.dream_id = e.id AND r.until_version = \(PGJournalRows.live)\(only("r"))
                 )
                 """)
         }
@@ -169,7 +173,7 @@ struct PGWriteStatements {
             parts.append("""
                 unsearched AS (
                     DELETE FROM dream_search AS s USING unnest(\(arrays.joined(separator: ", "))) AS d (user_id, id)
-                    WHERE s.user_id = d.user_id AND s.dream_id = d.id
+                    WHERE s.user_id = d.user_id AND s.dream_id = d.id\(only("s"))
                 )
                 """)
         }
@@ -220,16 +224,22 @@ struct PGWriteStatements {
             ]
             last = """
                 UPDATE journals AS j SET version = h.version, undo_top = h.undo_top, redo_top = h.redo_top
-                FROM unnest(\(arrays.joined(separator: ", "))) AS h (user_id, version, undo_top, redo_top) WHERE j.user_id = h.user_id
+                FROM unnest(\(arrays.joined(separator: ", "))) AS h (user_id, version, undo_top, redo_top) WHERE j.user_id = h.user_id\(only("j"))
                 """
         }
-        let sql = (many ? "-- many ended\n" : "") + (parts.isEmpty ? "" : "WITH " + parts.joined(separator: ", ") + "\n") + last
+        let sql = (journal != nil ? "-- many ended\n" : "") + (parts.isEmpty ? "" : "WITH " + parts.joined(separator: ", ") + "\n") + last
         return PGStatement(sql: sql, parameters: statement.parameters)
     }
 
     /// A statement's parameters, numbered as they are added.
     private struct Builder {
         private(set) var parameters: [String?] = []
+
+        /// Adds `value` as one `type` and answers its placeholder, cast.
+        mutating func add(value: String, as type: String) -> String {
+            parameters.append(value)
+            return "$\(parameters.count)::\(type)"
+        }
 
         /// Adds `elements` as one array of `type` and answers its placeholder, cast.
         mutating func add(_ elements: [String?], as type: String) -> String {

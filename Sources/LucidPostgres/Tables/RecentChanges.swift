@@ -57,9 +57,14 @@ final class PlanContext {
         self.recent = recent
     }
 
+    /// Sends what the transaction has gathered but not written, before a read of the
+    /// database: the entry read may be a version planned earlier in the same transaction.
+    var beforeReading: () throws(JournalError) -> Void = {}
+
     /// The change behind stack entry `entry`: from memory, or read and remembered.
     func stackChange(_ entry: Int) throws(JournalError) -> StackChange {
         if let change = recent[entry] { return change }
+        try beforeReading()
         let change = try storage { () throws(PGError) in try rows.stackChange(entry, of: user) }
         recent.insert(change, at: entry)
         return change
